@@ -1,0 +1,4 @@
+export * from './endpoints';
+export * from './errors';
+export * from './levels';
+export * from './limits';
