@@ -18,6 +18,8 @@ export interface PushHost {
   findSubscriber(userName: string): SubscriberRecord | undefined;
   /** All current users; the push channel publishes to each whose types match. */
   listSubscribers(): SubscriberRecord[];
+  /** The simulator's (accelerated) clock, for the time of pushed CBM results; default the wall clock. */
+  now?(): Date;
 }
 
 export interface PushChannel {
