@@ -1,0 +1,110 @@
+import { parseArgs } from 'node:util';
+import type { FaultRule } from './faults';
+import { startSimulator, type SimulatorOptions } from './index';
+
+const USAGE = `Usage: node dist/simulator/cli.js [options]
+  --port N             HTTP port (default 0: a free port)
+  --host H             listen address (default 127.0.0.1)
+  --seed S             fleet seed (default 1)
+  --assets N           fleet size (default 60, up to any size; 10000 starts in seconds)
+  --event-rate R       demo events per simulated minute (default 0: off)
+  --time-scale X       simulated time runs X times faster (default 1)
+  --token-lifetime S   token lifetime in seconds (default 3599)
+  --report-delay MS    simulated ms a report stays Creating (default 20000)
+  --no-push            do not start the push channel
+  --fault SPEC         inject a fault; repeatable. SPEC is key=value pairs joined by commas:
+                       latency=MS 5xx=RATE status=503 429=RATE retry-after=S reset=RATE
+                       malformed=RATE kind=html|truncated|extra-fields token-lifetime=S
+                       path=SUBSTRING (repeatable) times=N
+                       e.g. --fault 5xx=0.1 --fault 429=1,retry-after=2,times=3,path=/assetdata
+The first line on stdout is the start-up JSON. Stops on SIGINT or SIGTERM.`;
+
+/** Parses one --fault SPEC into a rule; throws naming the bad key or value. */
+export function parseFault(spec: string): FaultRule {
+  const rule: FaultRule = {};
+  for (const pair of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [key, value = ''] = pair.split('=', 2);
+    const num = (): number => {
+      const n = Number(value);
+      if (value === '' || !Number.isFinite(n)) throw new Error(`--fault ${key}: '${value}' is not a number`);
+      return n;
+    };
+    switch (key) {
+      case 'latency': rule.latencyMs = num(); break;
+      case '5xx': rule.errorRate = num(); break;
+      case 'status': rule.errorStatus = num(); break;
+      case '429': rule.rateLimitRate = num(); break;
+      case 'retry-after': rule.retryAfterSec = num(); break;
+      case 'reset': rule.resetRate = num(); break;
+      case 'malformed': rule.malformedRate = num(); break;
+      case 'kind':
+        if (value !== 'html' && value !== 'truncated' && value !== 'extra-fields') throw new Error(`--fault kind: '${value}' is not html, truncated or extra-fields`);
+        rule.malformedKind = value;
+        break;
+      case 'token-lifetime': rule.tokenLifetimeSec = num(); break;
+      case 'path': (rule.paths ??= []).push(value); break;
+      case 'times': rule.times = num(); break;
+      default: throw new Error(`--fault: unknown key '${key}' in '${spec}'`);
+    }
+  }
+  return rule;
+}
+
+export function parseCli(argv: string[]): SimulatorOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' }, host: { type: 'string' }, seed: { type: 'string' }, assets: { type: 'string' },
+      'event-rate': { type: 'string' }, 'time-scale': { type: 'string' }, 'token-lifetime': { type: 'string' },
+      'report-delay': { type: 'string' }, 'no-push': { type: 'boolean' }, fault: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) return 'help';
+  const number = (name: string, text: string | undefined, min: number): number | undefined => {
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!Number.isFinite(n) || n < min) throw new Error(`--${name}: '${text}' must be a number >= ${min}`);
+    return n;
+  };
+  return {
+    port: number('port', values.port, 0),
+    host: values.host,
+    seed: values.seed === undefined ? undefined : /^\d+$/.test(values.seed) ? Number(values.seed) : values.seed,
+    assets: number('assets', values.assets, 1),
+    eventRatePerMinute: number('event-rate', values['event-rate'], 0),
+    timeScale: number('time-scale', values['time-scale'], Number.MIN_VALUE),
+    tokenLifetimeSec: number('token-lifetime', values['token-lifetime'], 1),
+    reportGenerationMs: number('report-delay', values['report-delay'], 0),
+    push: values['no-push'] ? false : undefined,
+    faults: (values.fault ?? []).map(parseFault),
+  };
+}
+
+async function main(): Promise<void> {
+  let options: SimulatorOptions | 'help';
+  try {
+    options = parseCli(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const simulator = await startSimulator(options);
+  process.stdout.write(`${JSON.stringify(simulator.info)}\n`);
+  process.stderr.write(`Drive Monitoring simulator: API ${simulator.info.baseUrl}/devcenter/extapi/v1, token ${simulator.info.authUrl}/${simulator.info.tenantId}/oauth2/v2.0/token, ${simulator.info.assetCount} assets. Ctrl+C stops it.\n`);
+  const stop = (): void => {
+    void simulator.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  // The server keeps the process alive; the poll timer is unref'd.
+  setInterval(() => undefined, 1 << 30);
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,134 @@
+import type { AssetRec } from '../fleet/model';
+import { hash32, unit } from '../random';
+import { DAY, HOUR, MINUTE, SECOND } from '../time';
+
+export interface ParamConfig {
+  name: string;
+  code: string;
+  label: string;
+  unit: string;
+}
+
+interface ParamDef extends ParamConfig {
+  base: number;
+  swing: number;
+  noise: number;
+}
+
+const DRIVE_TRENDS: ParamDef[] = [
+  { name: 'Motor speed used', code: '01.01', label: 'Speed', unit: 'rpm', base: 1200, swing: 300, noise: 15 },
+  { name: 'Motor current', code: '01.07', label: 'Current', unit: 'A', base: 38, swing: 12, noise: 1.5 },
+  { name: 'Motor torque', code: '01.10', label: 'Torque', unit: '%', base: 55, swing: 20, noise: 3 },
+  { name: 'DC voltage', code: '01.11', label: 'DC bus', unit: 'V', base: 560, swing: 8, noise: 2 },
+  { name: 'Output power', code: '01.14', label: 'Power', unit: 'kW', base: 21, swing: 7, noise: 0.8 },
+];
+const DRIVE_SIGNALS: ParamDef[] = [
+  { name: 'Inverter temperature', code: '05.11', label: 'Inverter temp', unit: '°C', base: 48, swing: 9, noise: 0.6 },
+  { name: 'Cabinet temperature', code: '05.20', label: 'Cabinet temp', unit: '°C', base: 34, swing: 5, noise: 0.4 },
+  { name: 'Fan on-time counter', code: '05.04', label: 'Fan on-time', unit: 'h', base: 12000, swing: 0, noise: 0 },
+];
+const MOTOR_TRENDS: ParamDef[] = [
+  { name: 'Vibration velocity', code: 'VIB_RMS', label: 'Vibration', unit: 'mm/s', base: 2.1, swing: 0.6, noise: 0.15 },
+  { name: 'Skin temperature', code: 'TEMP_SKIN', label: 'Temperature', unit: '°C', base: 52, swing: 8, noise: 0.5 },
+  { name: 'Speed', code: 'SPEED', label: 'Speed', unit: 'rpm', base: 1480, swing: 20, noise: 3 },
+];
+const MOTOR_SIGNALS: ParamDef[] = [
+  { name: 'Bearing condition', code: 'BEARING', label: 'Bearing', unit: 'gE', base: 0.4, swing: 0.1, noise: 0.05 },
+  { name: 'Operating hours', code: 'RUN_HOURS', label: 'Run hours', unit: 'h', base: 8000, swing: 0, noise: 0 },
+];
+
+/** Raw collection period (assumption in docs: 30 seconds) and the aggregate step of the spec. */
+export const RAW_PERIOD_MS = 30 * SECOND;
+export const AGGREGATE_MS = 5 * MINUTE;
+/** Share of asset-hours in which the gateway was offline: their points are '-'. */
+const OFFLINE_SHARE = 0.03;
+
+function definitions(asset: AssetRec): { trends: ParamDef[]; signals: ParamDef[] } {
+  return asset.assetType === 'Motor' ? { trends: MOTOR_TRENDS, signals: MOTOR_SIGNALS } : { trends: DRIVE_TRENDS, signals: DRIVE_SIGNALS };
+}
+
+function configOf({ name, code, label, unit: unitName }: ParamDef): ParamConfig {
+  return { name, code, label, unit: unitName };
+}
+
+function findDefinition(asset: AssetRec, code: string): ParamDef | undefined {
+  const { trends, signals } = definitions(asset);
+  return [...trends, ...signals].find((d) => d.code.toLowerCase() === code.toLowerCase());
+}
+
+export type Point = number | '-';
+
+export interface ParamData {
+  config: ParamConfig;
+  avg: Point[];
+  max: Point[];
+  min: Point[];
+  value: Point[];
+  timestamp: string[];
+}
+
+/** The series generator of one asset; online() is shared with the hourly state ticks. */
+export class SeriesSource {
+  constructor(private readonly seed: number) {}
+
+  config(asset: AssetRec): { trends: ParamConfig[]; signals: ParamConfig[] } {
+    const { trends, signals } = definitions(asset);
+    return { trends: trends.map(configOf), signals: signals.map(configOf) };
+  }
+
+  findParam(asset: AssetRec, code: string): ParamConfig | undefined {
+    const def = findDefinition(asset, code);
+    return def && configOf(def);
+  }
+
+  online(asset: AssetRec, time: number, overrides?: Map<number, boolean>): boolean {
+    const forced = overrides?.get(asset.id);
+    if (forced !== undefined) return forced;
+    return time >= asset.createdOn && unit(this.seed, asset.id, Math.floor(time / HOUR), 77) >= OFFLINE_SHARE;
+  }
+
+  private sample(asset: AssetRec, def: ParamDef, time: number): Point {
+    if (!this.online(asset, time)) return '-';
+    const codeHash = hash32(...[...def.code].map((c) => c.charCodeAt(0)));
+    if (def.swing === 0) return round(def.base + (time - asset.createdOn) / HOUR * 0.8);
+    const phase = unit(this.seed, asset.id, codeHash) * 2 * Math.PI;
+    const daily = Math.sin((2 * Math.PI * (time % DAY)) / DAY + phase);
+    const noise = (unit(this.seed, asset.id, codeHash, Math.floor(time / RAW_PERIOD_MS)) - 0.5) * 2 * def.noise;
+    return round(def.base + def.swing * daily + noise);
+  }
+
+  /** Raw points for spans up to an hour, 5-minute aggregates above (the spec's E17 rule). */
+  query(asset: AssetRec, config: ParamConfig, start: number, end: number, now: number): ParamData {
+    const def = findDefinition(asset, config.code) as ParamDef;
+    const out: ParamData = { config, avg: [], max: [], min: [], value: [], timestamp: [] };
+    const last = Math.min(end, now);
+    const aggregate = end - start > HOUR;
+    const step = aggregate ? AGGREGATE_MS : RAW_PERIOD_MS;
+    for (let t = Math.ceil(start / step) * step; t <= last; t += step) {
+      if (!aggregate) {
+        const v = t < asset.createdOn ? '-' : this.sample(asset, def, t);
+        out.avg.push(v); out.max.push(v); out.min.push(v); out.value.push(v);
+      } else {
+        const values: number[] = [];
+        for (let r = t; r < t + AGGREGATE_MS && r <= last; r += RAW_PERIOD_MS) {
+          const v = r < asset.createdOn ? '-' : this.sample(asset, def, r);
+          if (v !== '-') values.push(v);
+        }
+        if (values.length === 0) {
+          out.avg.push('-'); out.max.push('-'); out.min.push('-'); out.value.push('-');
+        } else {
+          out.avg.push(round(values.reduce((a, b) => a + b, 0) / values.length));
+          out.max.push(Math.max(...values));
+          out.min.push(Math.min(...values));
+          out.value.push(values[values.length - 1]);
+        }
+      }
+      out.timestamp.push(String(t));
+    }
+    return out;
+  }
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
