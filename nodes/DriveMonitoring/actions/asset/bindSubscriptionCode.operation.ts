@@ -1,0 +1,29 @@
+import type { Operation } from '../types';
+import { getIdParameter, getTextParameter, locator } from '../common';
+import { doneItem } from '../output';
+
+export const bindSubscriptionCode: Operation = {
+	option: {
+		name: 'Bind Subscription Code',
+		value: 'bindSubscriptionCode',
+		action: 'Bind a subscription code to an asset',
+		description:
+			'Activate a subscription on a drive or motor with a subscription code (not for powertrains; NETA-21 assets take Premium codes only)',
+	},
+	properties: [
+		locator('asset'),
+		{
+			displayName: 'Subscription Code',
+			name: 'subscriptionCode',
+			type: 'string',
+			default: '',
+			required: true,
+		},
+	],
+	async execute(client, itemIndex) {
+		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+		const subscriptionCode = getTextParameter.call(this, 'subscriptionCode', 'Subscription Code', itemIndex);
+		await client.subscription.bind({ assetId, subscriptionCode });
+		return doneItem({ assetId, subscriptionCode });
+	},
+};

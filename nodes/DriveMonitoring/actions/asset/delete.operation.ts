@@ -1,0 +1,18 @@
+import type { Operation } from '../types';
+import { getIdParameter, locator } from '../common';
+import { doneItem } from '../output';
+
+export const deleteAsset: Operation = {
+	option: {
+		name: 'Delete',
+		value: 'delete',
+		action: 'Delete an asset',
+		description: 'Delete a drive or motor from the organization (not for powertrains)',
+	},
+	properties: [locator('asset')],
+	async execute(client, itemIndex) {
+		const id = getIdParameter.call(this, 'asset', itemIndex);
+		await client.assets.delete({ id });
+		return doneItem({ assetId: id, deleted: true });
+	},
+};

@@ -1,0 +1,19 @@
+import type { Operation } from '../types';
+import { getIdParameter, locator, simplifyOption } from '../common';
+import { toItems } from '../output';
+import { simplifyAssetDetail } from './simplify';
+
+export const get: Operation = {
+	option: {
+		name: 'Get',
+		value: 'get',
+		action: 'Get an asset',
+		description: 'Get the details of a drive or motor: model, firmware, gateway, plant, last data received, expert service',
+	},
+	properties: [locator('asset'), simplifyOption],
+	async execute(client, itemIndex) {
+		const id = getIdParameter.call(this, 'asset', itemIndex);
+		const detail = await client.assets.get({ id });
+		return toItems(this.getNodeParameter('simplify', itemIndex) ? simplifyAssetDetail(detail) : detail);
+	},
+};

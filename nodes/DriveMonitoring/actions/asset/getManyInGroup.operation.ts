@@ -1,0 +1,20 @@
+import type { Operation } from '../types';
+import { getIdParameter, locator, simplifyOption } from '../common';
+import { toItems } from '../output';
+import { simplifyAsset } from './simplify';
+
+export const getManyInGroup: Operation = {
+	option: {
+		name: 'Get Many in Group',
+		value: 'getManyInGroup',
+		action: 'Get assets of an asset group',
+		description: 'List the assets of one asset group of an end-user organization, one item per asset',
+	},
+	properties: [locator('organization', { description: 'The end-user organization of the group' }), locator('assetGroup'), simplifyOption],
+	async execute(client, itemIndex) {
+		const orgId = getIdParameter.call(this, 'organization', itemIndex);
+		const assetGroupId = getIdParameter.call(this, 'assetGroup', itemIndex);
+		const assets = await client.organization.listGroupAssets({ orgId, assetGroupId });
+		return toItems(this.getNodeParameter('simplify', itemIndex) ? assets.map(simplifyAsset) : assets);
+	},
+};

@@ -1,0 +1,19 @@
+import type { Operation } from '../types';
+import { getIdParameter, locator } from '../common';
+import { doneItem } from '../output';
+
+export const move: Operation = {
+	option: {
+		name: 'Move',
+		value: 'move',
+		action: 'Move an asset to another group',
+		description: 'Move an asset to another asset group',
+	},
+	properties: [locator('asset'), locator('assetGroup', { displayName: 'Target Asset Group', description: 'The group the asset moves to' })],
+	async execute(client, itemIndex) {
+		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+		const assetGroupId = getIdParameter.call(this, 'assetGroup', itemIndex);
+		await client.assets.move({ assetId, assetGroupId });
+		return doneItem({ assetId, assetGroupId });
+	},
+};

@@ -1,0 +1,29 @@
+import type { Operation } from '../types';
+import { getIdParameter, getTextParameter, locator } from '../common';
+import { doneItem } from '../output';
+
+export const rename: Operation = {
+	option: {
+		name: 'Rename',
+		value: 'rename',
+		action: 'Rename an asset',
+		description: 'Give an asset a new name (up to 30 characters)',
+	},
+	properties: [
+		locator('asset'),
+		{
+			displayName: 'New Name',
+			name: 'newName',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'Up to 30 characters',
+		},
+	],
+	async execute(client, itemIndex) {
+		const id = getIdParameter.call(this, 'asset', itemIndex);
+		const name = getTextParameter.call(this, 'newName', 'New Name', itemIndex);
+		await client.assets.rename({ id, name });
+		return doneItem({ assetId: id, name });
+	},
+};

@@ -1,0 +1,28 @@
+import type { Operation } from '../types';
+import { getIdParameter, getTextParameter, locator } from '../common';
+import { toItems } from '../output';
+
+export const create: Operation = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create an asset group',
+		description: 'Create an asset group (name up to 20 characters) in an end-user organization',
+	},
+	properties: [
+		locator('organization', { description: 'The end-user organization that gets the group' }),
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'Up to 20 characters',
+		},
+	],
+	async execute(client, itemIndex) {
+		const orgId = getIdParameter.call(this, 'organization', itemIndex);
+		const name = getTextParameter.call(this, 'name', 'Name', itemIndex);
+		return toItems(await client.organization.createAssetGroup({ orgId, name }));
+	},
+};

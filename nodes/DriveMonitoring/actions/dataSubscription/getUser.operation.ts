@@ -1,0 +1,15 @@
+import type { Operation } from '../types';
+import { toItems } from '../output';
+
+export const getUser: Operation = {
+	option: {
+		name: 'Get User',
+		value: 'getUser',
+		action: 'Get the data subscription user',
+		description: "Get the organization's data-subscription user: user name, topic and subscribed data types (password masked)",
+	},
+	properties: [],
+	async execute(client) {
+		return toItems(await client.dataSubscription.getUsers());
+	},
+};

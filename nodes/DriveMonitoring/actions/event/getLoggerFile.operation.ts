@@ -1,0 +1,44 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+import type { Operation } from '../types';
+import { binaryPropertyOption, getIdParameter, getTextParameter, linkOnlyOption, locator } from '../common';
+import { toItems } from '../output';
+import { downloadAsItem } from '../../helpers/files';
+
+export const getLoggerFile: Operation = {
+	option: {
+		name: 'Get Logger File',
+		value: 'getLoggerFile',
+		action: 'Get the logger file of an event',
+		description:
+			'Download the event logger file(s) recorded around an event as binary data, one item per file (Standard and Premium levels only)',
+	},
+	properties: [
+		locator('asset'),
+		{
+			displayName: 'Event ID',
+			name: 'eventId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. 7300000001',
+			description: 'ID of the event (the "ID" field of Event > Get Many); only events with a logger file have one',
+		},
+		linkOnlyOption,
+		{ ...binaryPropertyOption(), displayOptions: { show: { linkOnly: [false] } } },
+	],
+	async execute(client, itemIndex) {
+		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+		const eventId = getTextParameter.call(this, 'eventId', 'Event ID', itemIndex);
+		const files = await client.assetData.getEventLoggerFiles({ assetId, eventId });
+		if (this.getNodeParameter('linkOnly', itemIndex)) return toItems(files);
+		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
+		const items: INodeExecutionData[] = [];
+		for (const file of files) {
+			if (!file.loggerFile) continue;
+			items.push(
+				await downloadAsItem.call(this, client, file.loggerFile, binaryPropertyName, { assetId, eventId, loggerId: file.loggerId }),
+			);
+		}
+		return items;
+	},
+};

@@ -1,0 +1,15 @@
+import type { Operation } from '../types';
+import { toItems } from '../output';
+
+export const get: Operation = {
+	option: {
+		name: 'Get',
+		value: 'get',
+		action: 'Get own organization',
+		description: 'Get the organization the credentials belong to (name, type VENDOR/CP/EU, contact)',
+	},
+	properties: [],
+	async execute(client) {
+		return toItems(await client.organization.get());
+	},
+};

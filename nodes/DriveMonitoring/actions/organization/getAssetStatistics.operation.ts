@@ -1,0 +1,18 @@
+import type { Operation } from '../types';
+import { getIdParameter, locator } from '../common';
+import { toItems } from '../output';
+
+export const getAssetStatistics: Operation = {
+	option: {
+		name: 'Get Asset Statistics',
+		value: 'getAssetStatistics',
+		action: 'Get asset counts of an organization',
+		description:
+			'Count drives, motors and powertrains of an organization; a service provider also gets one entry per authorized customer',
+	},
+	properties: [locator('organization')],
+	async execute(client, itemIndex) {
+		const orgId = getIdParameter.call(this, 'organization', itemIndex);
+		return toItems(await client.organization.getAssetStatistics({ orgId }));
+	},
+};

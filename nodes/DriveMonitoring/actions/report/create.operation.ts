@@ -1,0 +1,182 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { Report } from '../../../../shared/schemas';
+import type { DriveMonitoringClient } from '../../transport';
+import type { Operation } from '../types';
+import { binaryPropertyOption, getCalendarDateParameter, getIdParameter, getTextParameter, locator } from '../common';
+import { toItems } from '../output';
+import { downloadAsItem } from '../../helpers/files';
+
+const waiting = { show: { waitUntilReady: [true] } };
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Report Type',
+		name: 'reportType',
+		type: 'options',
+		default: 'UserDriveReport',
+		options: [
+			{ name: 'Single Asset (Drive Report)', value: 'UserDriveReport' },
+			{ name: 'Several Assets (Fleet Report)', value: 'UserFleetReport' },
+		],
+	},
+	{ ...locator('asset'), displayOptions: { show: { reportType: ['UserDriveReport'] } } },
+	{
+		displayName: 'Asset Names or IDs',
+		name: 'assetIds',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getAssets' },
+		default: [],
+		required: true,
+		displayOptions: { show: { reportType: ['UserFleetReport'] } },
+		description:
+			'Assets in the fleet report. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'Up to 50 characters',
+	},
+	{
+		displayName: 'Subtitle',
+		name: 'subTitle',
+		type: 'string',
+		default: '',
+		description: 'Up to 50 characters',
+	},
+	{
+		displayName: 'Start Date',
+		name: 'startDate',
+		type: 'dateTime',
+		default: '={{ $now.setZone("Asia/Shanghai").minus({ days: 7 }).toISODate() }}',
+		required: true,
+		description: "First day of the report, as a calendar date in the platform's time zone (UTC+8)",
+	},
+	{
+		displayName: 'End Date',
+		name: 'endDate',
+		type: 'dateTime',
+		default: '={{ $now.setZone("Asia/Shanghai").toISODate() }}',
+		required: true,
+		description: 'Last day of the report; the report covers 7 to 90 days',
+	},
+	{
+		displayName: 'Wait Until Ready',
+		name: 'waitUntilReady',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to wait until the report is generated and download it, instead of returning at once with status Creating',
+	},
+	{
+		displayName: 'Timeout (Seconds)',
+		name: 'timeoutSeconds',
+		type: 'number',
+		default: 600,
+		typeOptions: { minValue: 1 },
+		displayOptions: waiting,
+		description: 'How long to wait for the report before failing',
+	},
+	{
+		displayName: 'Poll Interval (Seconds)',
+		name: 'pollIntervalSeconds',
+		type: 'number',
+		default: 15,
+		typeOptions: { minValue: 0.1 },
+		displayOptions: waiting,
+		description: 'How often to check whether the report is ready',
+	},
+	{
+		displayName: 'Download File',
+		name: 'download',
+		type: 'boolean',
+		default: true,
+		displayOptions: waiting,
+		description: 'Whether to download the finished report as binary data instead of returning its temporary link',
+	},
+	{ ...binaryPropertyOption(), displayOptions: { show: { waitUntilReady: [true], download: [true] } } },
+];
+
+export const create: Operation = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create a report',
+		description:
+			'Generate a PDF report on one asset or a fleet over 7 to 90 days, optionally wait until it is ready and download it (Basic level and above)',
+	},
+	properties,
+	async execute(client, itemIndex) {
+		const reportType = this.getNodeParameter('reportType', itemIndex) as 'UserDriveReport' | 'UserFleetReport';
+		const assetIds =
+			reportType === 'UserDriveReport'
+				? [getIdParameter.call(this, 'asset', itemIndex)]
+				: toAssetIds.call(this, this.getNodeParameter('assetIds', itemIndex), itemIndex);
+		const created = await client.assetData.createReport({
+			assetIds,
+			reportType,
+			title: getTextParameter.call(this, 'title', 'Title', itemIndex),
+			subTitle: String(this.getNodeParameter('subTitle', itemIndex, '')),
+			startDate: getCalendarDateParameter.call(this, 'startDate', 'Start Date', itemIndex),
+			endDate: getCalendarDateParameter.call(this, 'endDate', 'End Date', itemIndex),
+		});
+		if (!this.getNodeParameter('waitUntilReady', itemIndex)) return toItems(created);
+
+		const timeoutMs = (this.getNodeParameter('timeoutSeconds', itemIndex) as number) * 1000;
+		const intervalMs = (this.getNodeParameter('pollIntervalSeconds', itemIndex) as number) * 1000;
+		const ready = await waitForReport.call(this, client, assetIds[0], created, timeoutMs, intervalMs, itemIndex);
+		const link = await client.assetData.getReportDownload({ assetId: assetIds[0], reportId: ready.id });
+		const json = { ...ready, fileTemplink: link.fileTemplink };
+		if (!this.getNodeParameter('download', itemIndex) || !link.fileTemplink) return toItems(json);
+		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
+		return [await downloadAsItem.call(this, client, link.fileTemplink, binaryPropertyName, json)];
+	},
+};
+
+function toAssetIds(this: IExecuteFunctions, value: unknown, itemIndex: number): number[] {
+	const list = (Array.isArray(value) ? value : String(value ?? '').split(',')).map((v) => String(v).trim()).filter((v) => v !== '');
+	const bad = list.find((v) => !/^[0-9]+$/.test(v));
+	if (list.length === 0 || bad !== undefined) {
+		throw new NodeOperationError(
+			this.getNode(),
+			list.length === 0 ? 'Asset Names or IDs is empty' : `Asset Names or IDs: ${JSON.stringify(bad)} is not a valid asset ID`,
+			{ itemIndex, description: 'A fleet report needs one or more asset IDs (positive whole numbers).' },
+		);
+	}
+	return list.map(Number);
+}
+
+/** Poll the report list (E22) until the report is Created; Failed and the timeout end the wait with an error. */
+async function waitForReport(
+	this: IExecuteFunctions,
+	client: DriveMonitoringClient,
+	assetId: number,
+	created: Report,
+	timeoutMs: number,
+	intervalMs: number,
+	itemIndex: number,
+): Promise<Report> {
+	const deadline = Date.now() + timeoutMs;
+	let current = created;
+	for (;;) {
+		if (current.status === 'Created') return current;
+		if (current.status === 'Failed') {
+			throw new NodeOperationError(this.getNode(), `Report ${created.id} failed to generate`, {
+				itemIndex,
+				description: 'The platform marked the report as Failed. Check that every asset is at least 7 days old and try again.',
+			});
+		}
+		if (Date.now() + intervalMs > deadline) {
+			throw new NodeOperationError(this.getNode(), `Report ${created.id} was not ready within ${timeoutMs / 1000} seconds`, {
+				itemIndex,
+				description: `Its status is still ${current.status}. Increase "Timeout (Seconds)", or turn off "Wait Until Ready" and download it later with Report > Download.`,
+			});
+		}
+		await sleep(intervalMs);
+		const listed = (await client.assetData.listReports({ assetId })).find((report) => report.id === created.id);
+		if (listed) current = listed;
+	}
+}

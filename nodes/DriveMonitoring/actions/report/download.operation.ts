@@ -1,0 +1,27 @@
+import type { Operation } from '../types';
+import { binaryPropertyOption, getIdParameter, linkOnlyOption, locator } from '../common';
+import { toItems } from '../output';
+import { downloadAsItem } from '../../helpers/files';
+
+export const download: Operation = {
+	option: {
+		name: 'Download',
+		value: 'download',
+		action: 'Download a report',
+		description: 'Download a generated report as a PDF file (binary data), or get its temporary link',
+	},
+	properties: [
+		locator('asset'),
+		locator('report', { typeOptions: { loadOptionsDependsOn: ['asset.value'] } }),
+		linkOnlyOption,
+		{ ...binaryPropertyOption(), displayOptions: { show: { linkOnly: [false] } } },
+	],
+	async execute(client, itemIndex) {
+		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+		const reportId = getIdParameter.call(this, 'report', itemIndex);
+		const link = await client.assetData.getReportDownload({ assetId, reportId });
+		if (this.getNodeParameter('linkOnly', itemIndex) || !link.fileTemplink) return toItems({ assetId, ...link });
+		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
+		return [await downloadAsItem.call(this, client, link.fileTemplink, binaryPropertyName, { assetId, ...link })];
+	},
+};

@@ -1,0 +1,121 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { ParamData } from '../../../../shared/schemas';
+import type { Operation } from '../types';
+import { levelForHistoryCheck } from '../../helpers/history';
+import { getDateParameter, getIdParameter, locator, splitRangesOption, timeRange, timeRangeDefaults } from '../common';
+
+export const getData: Operation = {
+	option: {
+		name: 'Get Data',
+		value: 'getData',
+		action: 'Get trend and signal time series',
+		description:
+			'Get the time series of selected trend/signal codes of an asset: raw points for ranges up to 1 hour, 5-minute min/avg/max beyond; long ranges are split into 30-day queries',
+	},
+	properties: [
+		locator('asset'),
+		{
+			displayName: 'Parameter Names or IDs',
+			name: 'parameters',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getTrendSignalCodes', loadOptionsDependsOn: ['asset.value'] },
+			default: [],
+			required: true,
+			description:
+				'Trend and signal codes to query. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		...timeRange(timeRangeDefaults.last24Hours, 'time series'),
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			default: 'point',
+			options: [
+				{
+					name: 'One Item per Point',
+					value: 'point',
+					description: 'Each item holds a timestamp and the value of every selected parameter at that time',
+				},
+				{
+					name: 'One Item per Parameter',
+					value: 'parameter',
+					description: 'Each item holds one parameter with its configuration and all its points',
+				},
+			],
+		},
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to give one number per parameter and point (the raw value, or the 5-minute average) instead of value, average, minimum and maximum',
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [splitRangesOption(30)],
+		},
+	],
+	async execute(client, itemIndex) {
+		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+		const parameters = this.getNodeParameter('parameters', itemIndex) as string[];
+		if (!Array.isArray(parameters) || parameters.length === 0) {
+			throw new NodeOperationError(this.getNode(), 'Parameter Names or IDs is empty', {
+				itemIndex,
+				description: 'Select at least one trend or signal code (Trend and Signal > Get Configuration lists them).',
+			});
+		}
+		const startTime = getDateParameter.call(this, 'startTime', 'Start Time', itemIndex);
+		const endTime = getDateParameter.call(this, 'endTime', 'End Time', itemIndex);
+		const options = this.getNodeParameter('options', itemIndex, {}) as { splitLongRanges?: boolean };
+		const query = { assetId, parameters, startTime, endTime };
+		const data =
+			options.splitLongRanges === false
+				? await client.assetData.queryTrendSignalData(query)
+				: await client.ranges.trendSignalData({ ...query, level: await levelForHistoryCheck(client, assetId, startTime) });
+		const simplify = this.getNodeParameter('simplify', itemIndex) as boolean;
+		return this.getNodeParameter('output', itemIndex) === 'point'
+			? byPoint(data.paramDatas, simplify)
+			: byParameter(data.paramDatas, simplify);
+	},
+};
+
+function pointValue(series: ParamData, index: number, simplify: boolean): IDataObject | number | null {
+	const value = series.value[index] ?? null;
+	if (simplify) return value ?? series.avg[index] ?? null;
+	return { value, avg: series.avg[index] ?? null, min: series.min[index] ?? null, max: series.max[index] ?? null };
+}
+
+/** Rows keyed by time, a column per parameter code (spreadsheet- and chart-ready). */
+function byPoint(series: ParamData[], simplify: boolean): INodeExecutionData[] {
+	const rows = new Map<number, IDataObject>();
+	for (const parameter of series) {
+		parameter.timestamp.forEach((timestamp, index) => {
+			let row = rows.get(timestamp);
+			if (!row) {
+				row = { timestamp: new Date(timestamp).toISOString() };
+				rows.set(timestamp, row);
+			}
+			row[parameter.config.code] = pointValue(parameter, index, simplify);
+		});
+	}
+	return [...rows.entries()].sort(([a], [b]) => a - b).map(([, json]) => ({ json }));
+}
+
+function byParameter(series: ParamData[], simplify: boolean): INodeExecutionData[] {
+	return series.map((parameter) => ({
+		json: {
+			...parameter.config,
+			points: parameter.timestamp.map((timestamp, index) => {
+				const value = pointValue(parameter, index, simplify);
+				const time = new Date(timestamp).toISOString();
+				return simplify ? { timestamp: time, value } : { timestamp: time, ...(value as IDataObject) };
+			}),
+		},
+	}));
+}

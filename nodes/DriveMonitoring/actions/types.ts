@@ -1,0 +1,17 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { DriveMonitoringClient } from '../transport';
+
+/** One operation of one resource: its entry in the Operation list, its fields, and what it does for one item. */
+export interface Operation {
+	option: INodePropertyOptions & { action: string; description: string };
+	properties: INodeProperties[];
+	/** Runs for one input item; the router adds pairedItem and handles errors. */
+	execute(this: IExecuteFunctions, client: DriveMonitoringClient, itemIndex: number): Promise<INodeExecutionData[]>;
+}
+
+export interface Resource {
+	value: string;
+	name: string;
+	description: string;
+	operations: Operation[];
+}

@@ -1,0 +1,189 @@
+// Runs workflows in n8n's own execution engine (n8n-core's WorkflowExecute), as
+// packages/core/nodes-testing/node-test-harness.ts does, with the built node pack and our
+// credentials helper. Also calls list search, load options and credential tests the way the
+// n8n server does (LoadOptionsContext, the node's credentialTest method).
+import './environment';
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CredentialTestContext, ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestFunction,
+	IDataObject,
+	INode,
+	INodeCredentialTestResult,
+	INodeExecutionData,
+	INodeListSearchResult,
+	INodeParameters,
+	INodePropertyOptions,
+	INodeType,
+	IRun,
+	IRunExecutionData,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import { TestCredentialsHelper, type StoredCredential } from './credentials-helper';
+import { loadPackage, REPO_ROOT, type LoadedPackage } from './package';
+
+export const WORKFLOWS_DIR = path.join(REPO_ROOT, 'test', 'workflows');
+
+export interface WorkflowJson {
+	name?: string;
+	nodes: INode[];
+	connections: IWorkflowBase['connections'];
+	settings?: IWorkflowBase['settings'];
+}
+
+export interface RunResult {
+	run: IRun;
+	/** Output items of a node's first run (first output), or undefined when it did not run. */
+	output(nodeName: string): INodeExecutionData[] | undefined;
+	/** The error of a node's first run, if it failed. */
+	nodeError(nodeName: string): (Error & IDataObject) | undefined;
+}
+
+export interface RunOptions {
+	/** Items the trigger starts with (default: one empty item, as a manual run). */
+	input?: INodeExecutionData[];
+	/** Node parameters to replace, by node name (merged over the file's parameters). */
+	parameters?: Record<string, INodeParameters>;
+}
+
+export class N8nTestEngine {
+	readonly pack: LoadedPackage;
+	readonly credentialsHelper: TestCredentialsHelper;
+
+	constructor() {
+		this.pack = loadPackage();
+		this.credentialsHelper = new TestCredentialsHelper(this.pack.credentialTypes);
+	}
+
+	addCredential(credential: StoredCredential): void {
+		this.credentialsHelper.add(credential);
+	}
+
+	readWorkflow(file: string): WorkflowJson {
+		return JSON.parse(readFileSync(path.isAbsolute(file) ? file : path.join(WORKFLOWS_DIR, file), 'utf8')) as WorkflowJson;
+	}
+
+	private additionalData(hooks?: ExecutionLifecycleHooks, currentNodeParameters?: INodeParameters): IWorkflowExecuteAdditionalData {
+		return {
+			credentialsHelper: this.credentialsHelper,
+			hooks,
+			currentNodeParameters,
+			currentNodeExecutionIndex: 0,
+			restApiUrl: 'http://127.0.0.1/rest',
+			instanceBaseUrl: 'http://127.0.0.1/',
+			formBaseUrl: '',
+			formWaitingBaseUrl: '',
+			formTestBaseUrl: '',
+			webhookBaseUrl: '',
+			webhookWaitingBaseUrl: '',
+			webhookTestBaseUrl: '',
+			mcpBaseUrl: '',
+			mcpTestBaseUrl: '',
+			variables: {},
+			executeWorkflow: async () => {
+				throw new Error('sub-workflows are not part of these tests');
+			},
+			getRunExecutionData: async () => undefined,
+			getRuntimeCredential: async () => undefined,
+			logAiEvent: () => {},
+			startRunnerTask: async () => {
+				throw new Error('task runners are not part of these tests');
+			},
+		} as unknown as IWorkflowExecuteAdditionalData;
+	}
+
+	private workflowOf(json: WorkflowJson, overrides: RunOptions['parameters'] = {}): Workflow {
+		const nodes = json.nodes.map((node) => ({
+			...node,
+			parameters: { ...node.parameters, ...(overrides[node.name] ?? {}) },
+		}));
+		return new Workflow({
+			id: 'test',
+			name: json.name ?? 'test',
+			nodes,
+			connections: json.connections,
+			nodeTypes: this.pack.nodeTypes,
+			settings: json.settings,
+			active: false,
+		});
+	}
+
+	/** Run a workflow from its trigger in manual mode and wait for the end. */
+	async run(json: WorkflowJson, options: RunOptions = {}): Promise<RunResult> {
+		const workflow = this.workflowOf(json, options.parameters);
+		const start = workflow.getStartNode();
+		if (!start) throw new Error('the workflow has no trigger node');
+		const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+			id: 'test',
+			name: workflow.name ?? 'test',
+			nodes: Object.values(workflow.nodes),
+			connections: json.connections,
+			active: false,
+			settings: {},
+			activeVersionId: null,
+			isArchived: false,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+		} as unknown as IWorkflowBase);
+		const runExecutionData: IRunExecutionData = {
+			resultData: { runData: {} },
+			executionData: {
+				contextData: {},
+				metadata: {},
+				waitingExecution: {},
+				waitingExecutionSource: null,
+				nodeExecutionStack: [{ node: start, data: { main: [options.input ?? [{ json: {} }]] }, source: null }],
+			},
+		} as unknown as IRunExecutionData;
+		const run = await new WorkflowExecute(this.additionalData(hooks), 'manual', runExecutionData).processRunExecutionData(workflow);
+		return {
+			run,
+			output: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? undefined,
+			nodeError: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.error as (Error & IDataObject) | undefined,
+		};
+	}
+
+	private nodeType(type: string): INodeType {
+		return this.pack.nodeTypes.getByNameAndVersion(type);
+	}
+
+	private contextFor(node: INode, parameterPath: string): LoadOptionsContext {
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: this.pack.nodeTypes });
+		return new LoadOptionsContext(workflow, node, this.additionalData(undefined, node.parameters), parameterPath);
+	}
+
+	/** A resource locator's list search, as the editor calls it. */
+	async listSearch(node: INode, method: string, filter?: string): Promise<INodeListSearchResult> {
+		const fn = this.nodeType(node.type).methods?.listSearch?.[method];
+		if (!fn) throw new Error(`${node.type} has no list search method ${method}`);
+		return await fn.call(this.contextFor(node, `parameters.${method}`), filter);
+	}
+
+	/** An options field's loader, as the editor calls it. */
+	async loadOptions(node: INode, method: string): Promise<INodePropertyOptions[]> {
+		const fn = this.nodeType(node.type).methods?.loadOptions?.[method];
+		if (!fn) throw new Error(`${node.type} has no load options method ${method}`);
+		return await fn.call(this.contextFor(node, `parameters.${method}`));
+	}
+
+	/**
+	 * The credential's Test button, as n8n's CredentialsTester runs it: the credential type's own
+	 * `test`, or else the function a node names in `testedBy`.
+	 */
+	async testCredential(type: string, data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
+		for (const node of this.pack.nodes.values()) {
+			const description = (node as INodeType).description;
+			const entry = description.credentials?.find((c) => c.name === type && typeof c.testedBy === 'string');
+			if (!entry) continue;
+			const fn = (node as INodeType).methods?.credentialTest?.[entry.testedBy as string] as ICredentialTestFunction | undefined;
+			if (!fn) throw new Error(`${description.name} names test ${String(entry.testedBy)} but has no such method`);
+			return await fn.call(new CredentialTestContext(), { id: 'test', name: 'test', type, data });
+		}
+		throw new Error(`No node tests credential type ${type}`);
+	}
+}

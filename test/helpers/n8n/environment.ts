@@ -1,0 +1,8 @@
+// n8n-core keeps instance settings (an encryption key, a user folder) on disk. Tests get a
+// throw-away folder and a fixed key, set before n8n-core first reads them.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'dm-n8n-'));
+process.env.N8N_ENCRYPTION_KEY ??= 'drive-monitoring-tests-only';

@@ -1,0 +1,90 @@
+// Loads the BUILT node pack (dist/) the way n8n loads a community package: the files named in
+// package.json's `n8n` section, types named `<package name>.<node name>`.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type {
+	ICredentialType,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IVersionedNodeType,
+} from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+interface Manifest {
+	name: string;
+	n8n: { nodes: string[]; credentials: string[] };
+}
+
+/**
+ * Stand-in for n8n-nodes-base's Manual Trigger (that package is not a dependency): it starts the
+ * workflow with the items the test provides, as a pinned trigger output does in the editor.
+ */
+class ManualTrigger implements INodeType {
+	description = {
+		displayName: 'When clicking "Execute workflow"',
+		name: 'manualTrigger',
+		group: ['trigger'],
+		version: 1,
+		description: 'Starts the workflow with the test input',
+		defaults: { name: 'Start' },
+		inputs: [],
+		outputs: ['main'],
+		properties: [],
+	} as unknown as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData()];
+	}
+}
+
+export interface LoadedPackage {
+	packageName: string;
+	nodeTypes: INodeTypes;
+	nodes: Map<string, INodeType | IVersionedNodeType>;
+	credentialTypes: Map<string, ICredentialType>;
+}
+
+function loadClass<T>(file: string): T {
+	const absolute = path.join(REPO_ROOT, file);
+	if (!existsSync(absolute)) throw new Error(`${file} is missing: run "npm run build" first`);
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const exported = require(absolute) as Record<string, new () => T>;
+	const className = path.basename(file).split('.')[0];
+	const Class = exported[className];
+	if (typeof Class !== 'function') throw new Error(`${file} does not export class ${className}`);
+	return new Class();
+}
+
+export function loadPackage(): LoadedPackage {
+	const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest;
+	const nodes = new Map<string, INodeType | IVersionedNodeType>();
+	for (const file of manifest.n8n.nodes) {
+		if (!existsSync(path.join(REPO_ROOT, file))) continue; // a sibling node still being built
+		const node = loadClass<INodeType | IVersionedNodeType>(file);
+		nodes.set(`${manifest.name}.${node.description.name}`, node);
+	}
+	nodes.set('n8n-nodes-base.manualTrigger', new ManualTrigger());
+	const credentialTypes = new Map<string, ICredentialType>();
+	for (const file of manifest.n8n.credentials) {
+		if (!existsSync(path.join(REPO_ROOT, file))) continue;
+		const credential = loadClass<ICredentialType>(file);
+		credentialTypes.set(credential.name, credential);
+	}
+	const nodeTypes: INodeTypes = {
+		getByName: (name) => known(nodes, name),
+		getByNameAndVersion: (name, version) => NodeHelpers.getVersionedNodeType(known(nodes, name), version),
+		getKnownTypes: () => Object.fromEntries([...nodes.keys()].map((name) => [name, {}])) as IDataObject,
+	};
+	return { packageName: manifest.name, nodeTypes, nodes, credentialTypes };
+}
+
+function known<T>(map: Map<string, T>, name: string): T {
+	const value = map.get(name);
+	if (!value) throw new Error(`Unknown node type "${name}" (known: ${[...map.keys()].join(', ')})`);
+	return value;
+}
