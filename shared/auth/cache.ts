@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { raceAbort } from '../core/wait';
+import type { AccessToken, ApiCredentials } from './token';
+
+export interface TokenCacheOptions {
+  /** Refresh this long before expiry. Default: a fifth of the lifetime, at most 5 minutes. */
+  refreshAheadMs?: number;
+  now?: () => number;
+}
+
+interface Entry {
+  token?: AccessToken;
+  inflight?: Promise<AccessToken>;
+}
+
+/**
+ * Tokens per credential set. Concurrent callers share one fetch (single flight). A token near
+ * expiry is still handed out while one background refresh runs; an expired one waits for it.
+ */
+export class TokenCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: TokenCacheOptions = {}) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async get(credentials: ApiCredentials, fetch: () => Promise<AccessToken>, signal?: AbortSignal): Promise<string> {
+    const key = credentialKey(credentials);
+    const entry = this.entry(key);
+    const token = entry.token;
+    const now = this.now();
+    if (token && now < token.expiresAt - this.refreshAhead(token)) return token.accessToken;
+    const refresh = this.refresh(entry, fetch);
+    if (token && now < token.expiresAt - 5_000) {
+      // Still valid: hand it out and let the refresh finish in the background.
+      refresh.catch(() => undefined);
+      return token.accessToken;
+    }
+    return (await raceAbort(refresh, signal)).accessToken;
+  }
+
+  /** Forget `token` after the API refused it (a 401). A newer token fetched meanwhile is kept. */
+  invalidate(credentials: ApiCredentials, token: string): void {
+    const entry = this.entries.get(credentialKey(credentials));
+    if (entry?.token?.accessToken === token) entry.token = undefined;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private entry(key: string): Entry {
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = {};
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  private refresh(entry: Entry, fetch: () => Promise<AccessToken>): Promise<AccessToken> {
+    entry.inflight ??= fetch()
+      .then((token) => {
+        entry.token = token;
+        return token;
+      })
+      .finally(() => {
+        entry.inflight = undefined;
+      });
+    return entry.inflight;
+  }
+
+  private refreshAhead(token: AccessToken): number {
+    if (this.options.refreshAheadMs !== undefined) return this.options.refreshAheadMs;
+    return Math.min(5 * 60_000, (token.expiresIn * 1000) / 5);
+  }
+}
+
+/** Cache key of a credential set: a hash, so the secret is never kept as a map key in clear. */
+export function credentialKey(credentials: ApiCredentials): string {
+  return createHash('sha256')
+    .update(JSON.stringify([credentials.authUrl.replace(/\/+$/, ''), credentials.tenantId, credentials.apiKey, credentials.apiScopeId, credentials.apiSecret]))
+    .digest('base64url');
+}
+
+/** The process-wide cache: clients with the same credentials share their token. */
+export const sharedTokenCache = new TokenCache();

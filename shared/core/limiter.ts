@@ -1,0 +1,59 @@
+import { abortError } from './wait';
+
+/**
+ * Bounded concurrency: at most `limit` tasks run at once, the rest queue in arrival order.
+ * A queued task whose signal aborts leaves the queue without ever starting.
+ */
+export class Limiter {
+  private active = 0;
+  private readonly queue: Array<{ start: () => void; signal?: AbortSignal; onAbort?: () => void }> = [];
+
+  constructor(readonly limit: number) {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a positive integer, got ${limit}`);
+  }
+
+  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.acquire(signal);
+    try {
+      return await task();
+    } finally {
+      this.release();
+    }
+  }
+
+  private acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    if (this.active < this.limit) {
+      this.active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const entry: { start: () => void; signal?: AbortSignal; onAbort?: () => void } = { start: resolve, signal };
+      if (signal) {
+        entry.onAbort = () => {
+          const at = this.queue.indexOf(entry);
+          if (at >= 0) this.queue.splice(at, 1);
+          reject(abortError(signal));
+        };
+        signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      this.queue.push(entry);
+    });
+  }
+
+  private release(): void {
+    const next = this.queue.shift();
+    if (!next) {
+      this.active--;
+      return;
+    }
+    if (next.onAbort) next.signal?.removeEventListener('abort', next.onAbort);
+    next.start();
+  }
+}
+
+/** Run `fn` over items with at most `limit` in flight; results keep the items' order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const limiter = new Limiter(limit);
+  return Promise.all(items.map((item, index) => limiter.run(() => fn(item, index))));
+}

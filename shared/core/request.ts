@@ -1,0 +1,219 @@
+// Sends one endpoint call: URL and headers, token, bounded concurrency, retries, envelope, schema.
+import type { z } from 'zod/v4';
+import type { ApiCredentials, AccessToken } from '../auth/token';
+import type { TokenCache } from '../auth/cache';
+import {
+  DriveMonitoringApiError,
+  endpointRef,
+  ResponseShapeError,
+  TransportError,
+  UnexpectedResponseError,
+  type EndpointRef,
+} from '../errors';
+import { explainEndpointDenial } from '../levels';
+import { Envelope } from '../schemas/envelope';
+import { API_PREFIX, ENDPOINTS, UNAUTHORIZED_CODE, type EndpointId } from '../spec';
+import { headerValue, type Transport, type TransportRequest, type TransportResponse } from '../transport/types';
+import { toTransportError } from '../transport/undici';
+import type { Limiter } from './limiter';
+import type { Logger } from './logger';
+import { backoffDelay, isRetryableStatus, retryAfterMs, type RetryPolicy } from './retry';
+import { anySignal, sleep } from './wait';
+
+export interface TokenAuth {
+  credentials: ApiCredentials;
+  cache: TokenCache;
+  fetch: (signal?: AbortSignal) => Promise<AccessToken>;
+}
+
+export interface CoreConfig {
+  baseUrl: string;
+  transport: Transport;
+  /** Token handling; undefined when the transport authenticates by itself (n8n). */
+  auth?: TokenAuth;
+  limiter: Limiter;
+  retry: RetryPolicy;
+  /** Per-attempt deadline. */
+  timeoutMs: number;
+  logger: Required<Logger>;
+  signal?: AbortSignal;
+  random?: () => number;
+}
+
+export interface CallOptions<T> {
+  endpoint: EndpointId;
+  params?: Record<string, string | number>;
+  query?: Record<string, string>;
+  body?: unknown;
+  schema: z.ZodType<T>;
+  signal?: AbortSignal;
+}
+
+/** POSTs that are safe to repeat: E17 is a query, E28 replaces the subscribed types. */
+const IDEMPOTENT_POSTS: ReadonlySet<EndpointId> = new Set<EndpointId>(['E17', 'E28']);
+
+export function isIdempotent(endpoint: EndpointId): boolean {
+  return ENDPOINTS[endpoint].method !== 'POST' || IDEMPOTENT_POSTS.has(endpoint);
+}
+
+export function endpointUrl(baseUrl: string, endpoint: EndpointId, params: Record<string, string | number> = {}, query?: Record<string, string>): string {
+  const path = ENDPOINTS[endpoint].path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${endpoint}: missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = query ? `?${new URLSearchParams(query).toString()}` : '';
+  return `${baseUrl.replace(/\/+$/, '')}${API_PREFIX}${path}${search}`;
+}
+
+export class ApiCore {
+  constructor(readonly config: CoreConfig) {}
+
+  async call<T>(options: CallOptions<T>): Promise<T> {
+    const { response, ref } = await this.send(options);
+    return parseAnswer(ref, response, options.schema);
+  }
+
+  /** Send an endpoint call with retries and one re-authentication; returns the final answer. */
+  send(options: Omit<CallOptions<unknown>, 'schema'>): Promise<{ response: TransportResponse; ref: EndpointRef }> {
+    const ref = endpointRef(options.endpoint);
+    return this.exchange({
+      ref,
+      method: ENDPOINTS[options.endpoint].method,
+      url: endpointUrl(this.config.baseUrl, options.endpoint, options.params, options.query),
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      idempotent: isIdempotent(options.endpoint),
+      authenticate: true,
+      signal: options.signal,
+    }).then((response) => ({ response, ref }));
+  }
+
+  /**
+   * One logical request: bounded by the limiter, retried on network errors, 5xx and 429 when
+   * safe to repeat (honouring Retry-After), re-authenticated once on a 401. Every wait is
+   * cancellable. Returns the last answer; interpreting it is the caller's job.
+   */
+  async exchange(request: {
+    ref?: EndpointRef;
+    method: TransportRequest['method'];
+    url: string;
+    body?: string;
+    idempotent: boolean;
+    authenticate: boolean;
+    signal?: AbortSignal;
+  }): Promise<TransportResponse> {
+    const { config } = this;
+    const { ref, method, url, body, idempotent } = request;
+    const label = ref ? `${ref.id} ${method}` : `${method} download`;
+    const auth = request.authenticate ? config.auth : undefined;
+    const signal = anySignal(config.signal, request.signal);
+    let reauthenticated = false;
+
+    for (let attempt = 1; ; attempt++) {
+      const headers: Record<string, string> = { accept: ref ? 'application/json' : '*/*' };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      let token: string | undefined;
+      if (auth) {
+        token = await auth.cache.get(auth.credentials, () => auth.fetch(), signal);
+        headers.authorization = `Bearer ${token}`;
+      }
+      const started = Date.now();
+      let response: TransportResponse;
+      try {
+        response = await config.limiter.run(
+          () => config.transport.request({ method, url, headers, body, signal, timeoutMs: config.timeoutMs }),
+          signal,
+        );
+      } catch (error) {
+        const failure = error instanceof TransportError ? error : toTransportError(error, signal);
+        const transportError = new TransportError({ reason: failure.reason, detail: failure.detail, endpoint: ref, notSent: failure.notSent, cause: error });
+        if (signal?.aborted || attempt >= config.retry.maxAttempts || !(idempotent || failure.notSent)) throw transportError;
+        const delay = backoffDelay(config.retry, attempt, config.random);
+        config.logger.warn(`${label} attempt ${attempt} failed (${failure.reason}); retrying in ${delay} ms`);
+        await sleep(delay, signal);
+        continue;
+      }
+      config.logger.debug(`${label} ${ref ? url : redactUrl(url)} -> HTTP ${response.status} in ${Date.now() - started} ms (attempt ${attempt})`);
+
+      if (response.status === 401 && auth && token !== undefined && !reauthenticated) {
+        // assumption A4: any 401 means the token was refused. Re-authenticate once, then retry once.
+        reauthenticated = true;
+        auth.cache.invalidate(auth.credentials, token);
+        config.logger.info(`${label}: access token refused (HTTP 401); fetching a new token and retrying once`);
+        attempt--;
+        continue;
+      }
+      // A 429 means the request was refused, not processed: safe to repeat even for a create.
+      const mayRepeat = idempotent || response.status === 429;
+      if (isRetryableStatus(response.status) && mayRepeat && attempt < config.retry.maxAttempts) {
+        const after = retryAfterMs(response);
+        const delay = after !== undefined ? Math.min(after, config.retry.maxRetryAfterMs) : backoffDelay(config.retry, attempt, config.random);
+        config.logger.warn(`${label} answered HTTP ${response.status} (attempt ${attempt}); retrying in ${delay} ms`);
+        await sleep(delay, signal);
+        continue;
+      }
+      return response;
+    }
+  }
+}
+
+/** URLs in log lines lose their query values (signed links carry their signature there). */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&][^=&]+=)[^&]+/g, '$1…');
+}
+
+/** Read the body as the API envelope, or say precisely what else it is. */
+export function readEnvelope(ref: EndpointRef, response: TransportResponse): Envelope {
+  const text = response.body.toString('utf8');
+  const contentType = headerValue(response.headers, 'content-type');
+  const unexpected = (problem: string): UnexpectedResponseError =>
+    new UnexpectedResponseError({ httpStatus: response.status, body: text, problem, endpoint: ref, contentType });
+  if (text.trim() === '') throw unexpected('empty body where the JSON envelope was expected');
+  if (/html/i.test(contentType ?? '') || /^\s*</.test(text)) throw unexpected('an HTML page instead of JSON (a gateway or proxy error page?)');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw unexpected(`truncated or invalid JSON (${response.body.length} bytes)`);
+  }
+  const envelope = Envelope.safeParse(json);
+  if (!envelope.success) throw unexpected('JSON without the API envelope {payload, message, success, code}');
+  return envelope.data;
+}
+
+/** Turn a final answer into the payload, or into the right error. */
+export function parseAnswer<T>(ref: EndpointRef, response: TransportResponse, schema: z.ZodType<T>): T {
+  if (response.status === 401) {
+    let apiMessage: string | null = null;
+    let code = UNAUTHORIZED_CODE;
+    try {
+      const envelope = readEnvelope(ref, response);
+      apiMessage = envelope.message;
+      code = envelope.code;
+    } catch {
+      // A 401 is an authentication failure whatever its body (assumption A4).
+    }
+    throw new DriveMonitoringApiError({
+      code,
+      httpStatus: 401,
+      endpoint: ref,
+      apiMessage,
+      hint: 'The access token was refused even after re-authentication; check that API access is enabled for the organization and that the credentials belong to it.',
+    });
+  }
+  const envelope = readEnvelope(ref, response);
+  if (!envelope.success || response.status >= 400) {
+    const hint = envelope.code === 102403 ? explainEndpointDenial(ref.id) : undefined;
+    throw new DriveMonitoringApiError({ code: envelope.code, httpStatus: response.status, endpoint: ref, apiMessage: envelope.message, hint });
+  }
+  const parsed = schema.safeParse(envelope.payload);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
+    throw new ResponseShapeError({ httpStatus: response.status, endpoint: ref, path: formatPath(parsed.error.issues[0]?.path ?? []), issues });
+  }
+  return parsed.data;
+}
+
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${String(key)}`), 'payload');
+}

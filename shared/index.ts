@@ -1,0 +1,52 @@
+// The public surface of the API core. Nodes and the bot import from here only.
+export { createClient, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, type ClientOptions, type DriveMonitoringClient } from './client';
+export { fetchAccessToken, buildTokenRequest, parseTokenResponse, tokenUrl, type AccessToken, type ApiCredentials, type TokenRequest, type FetchAccessTokenOptions } from './auth/token';
+export { TokenCache, sharedTokenCache, credentialKey, type TokenCacheOptions } from './auth/cache';
+export type { Transport, TransportRequest, TransportResponse } from './transport/types';
+export { headerValue } from './transport/types';
+export { createUndiciTransport, type UndiciTransportOptions } from './transport/undici';
+export type { Logger } from './core/logger';
+export type { RetryOptions } from './core/retry';
+export type { RequestOptions } from './endpoints/context';
+export {
+  DriveMonitoringError,
+  DriveMonitoringApiError,
+  ValidationError,
+  UnexpectedResponseError,
+  ResponseShapeError,
+  TransportError,
+  AuthError,
+  DownloadError,
+  type AuthRefusal,
+  type EndpointRef,
+} from './errors';
+export { redact, redactValue, registerSecret, REDACTED } from './redact';
+export * from './time';
+export { splitWindows, mergeEvents, mergeTrendSignalData, checkHistory, type RangeInput, type TrendRangeInput, type Window } from './ranges';
+export * from './levels';
+export { fileNameOf, type DownloadedFile } from './files';
+export * as schemas from './schemas';
+export type * from './schemas/resources';
+export type {
+  OrgInput,
+  GroupAssetsInput,
+  CreateAssetGroupInput,
+  BindSubscriptionInput,
+  AssetIdInput,
+  AssetIdOnlyInput,
+  RenameAssetInput,
+  MoveAssetInput,
+  CreateDriveInput,
+  AssetReferenceInput,
+  ListEventsInput,
+  EventLoggerInput,
+  TrendSignalDataInput,
+  CommissioningDateInput,
+  CreateReportInput,
+  ReportDownloadInput,
+  ParameterBackupsInput,
+  ParameterBackupInput,
+  SubCustomerInput,
+  SetDataTypesInput,
+} from './schemas/inputs';
+export * from './spec';

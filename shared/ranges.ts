@@ -1,0 +1,186 @@
+// Long ranges: E14 silently cuts to 7 days and E17 to 30 days. These functions split any range
+// into windows the API serves whole, fetch them with bounded concurrency, and merge them in
+// order without duplicates. They know each level's history range and say when a range reaches
+// past it instead of returning a silently short answer.
+import { endpointRef, ValidationError } from './errors';
+import type { RequestOptions } from './endpoints/context';
+import type { assetDataEndpoints } from './endpoints/assetData';
+import { historyDays, toLevel } from './levels';
+import type { Event, ParamData, TrendSignalData } from './schemas/resources';
+import { LEVELS, LIMITS, type EndpointId, type Level } from './spec';
+import { DAY_MS, formatUtc, parseInstant, type TimeInput } from './time';
+import { anySignal } from './core/wait';
+import { ListEventsInput, TrendSignalDataInput, validateInput } from './schemas/inputs';
+
+export interface Window {
+  start: Date;
+  end: Date;
+}
+
+/**
+ * Split [start, end) into consecutive windows of at most `windowMs`. When `minLastMs` is given
+ * and the last window would be shorter, it starts earlier (overlapping the previous one) so
+ * that every window returns the same granularity (E17: over one hour means 5-minute aggregates).
+ */
+export function splitWindows(start: Date, end: Date, windowMs: number, minLastMs?: number): Window[] {
+  const windows: Window[] = [];
+  for (let from = start.getTime(); from < end.getTime(); from += windowMs) {
+    windows.push({ start: new Date(from), end: new Date(Math.min(from + windowMs, end.getTime())) });
+  }
+  const last = windows[windows.length - 1];
+  if (minLastMs !== undefined && windows.length > 1 && last.end.getTime() - last.start.getTime() <= minLastMs) {
+    last.start = new Date(Math.max(start.getTime(), last.end.getTime() - minLastMs - 60_000));
+  }
+  return windows;
+}
+
+export interface RangeInput {
+  assetId: number | string;
+  startTime: TimeInput;
+  endTime: TimeInput;
+  /** The asset's subscription level: enables the history check before any request. */
+  level?: Level | (string & {});
+  /** When the range reaches past the level's history: false (default) refuses, true starts at the earliest allowed instant. */
+  clip?: boolean;
+  /** Windows in flight at once. Default: the client's concurrency. */
+  concurrency?: number;
+}
+
+export interface TrendRangeInput extends RangeInput {
+  parameters: string[];
+}
+
+type Kind = 'events' | 'trendSignal';
+
+/** Refuse (or clip) a range that reaches before the level's history range. Returns the start to use. */
+export function checkHistory(
+  endpoint: EndpointId,
+  kind: Kind,
+  start: Date,
+  levelInput: unknown,
+  now: number,
+  clip = false,
+): Date {
+  if (levelInput === undefined || levelInput === null) return start;
+  const level = toLevel(levelInput);
+  if (!level) throw new ValidationError({ field: 'level', value: levelInput, rule: `must be one of ${LEVELS.join(', ')}`, endpoint: endpointRef(endpoint) });
+  const days = historyDays(level, kind);
+  const earliest = new Date(now - days * DAY_MS);
+  if (start.getTime() >= earliest.getTime()) return start;
+  if (clip) return earliest;
+  const what = kind === 'events' ? 'Event history' : 'Trend and signal history';
+  throw new ValidationError({
+    field: 'startTime',
+    value: start,
+    endpoint: endpointRef(endpoint),
+    rule: `reaches before the history range of a ${level} asset: ${what} goes back ${days} days, to ${formatUtc(earliest)}${
+      days < 365 ? '; Standard or Premium keep 365 days' : ''
+    }. Start later, or pass clip: true to fetch from ${formatUtc(earliest)}`,
+  });
+}
+
+/** Run `fn` over windows with at most `limit` in flight; the first failure cancels the rest. */
+async function fetchWindows<T>(windows: Window[], limit: number, signal: AbortSignal | undefined, fn: (w: Window, signal: AbortSignal) => Promise<T>): Promise<T[]> {
+  const controller = new AbortController();
+  const combined = anySignal(signal, controller.signal)!;
+  const results = new Array<T>(windows.length);
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async (): Promise<void> => {
+    while (next < windows.length && !failure) {
+      const index = next++;
+      try {
+        results[index] = await fn(windows[index], combined);
+      } catch (error) {
+        failure ??= { error };
+        controller.abort();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, windows.length) }, worker));
+  if (failure) throw failure.error;
+  return results;
+}
+
+/** Events of several windows: one list, ordered by time (then id), each id once. */
+export function mergeEvents(batches: Event[][]): Event[] {
+  const byId = new Map<number, Event>();
+  for (const batch of batches) for (const event of batch) if (!byId.has(event.id)) byId.set(event.id, event);
+  const time = (e: Event): number => (e.eventDateTime ? Date.parse(e.eventDateTime) : Number.NaN);
+  return [...byId.values()].sort((a, b) => (time(a) || 0) - (time(b) || 0) || a.id - b.id);
+}
+
+const SERIES = ['avg', 'max', 'min', 'value'] as const;
+
+/** Series of several windows: per parameter code, points in time order, each timestamp once. */
+export function mergeTrendSignalData(batches: TrendSignalData[]): TrendSignalData {
+  const merged = new Map<string, ParamData>();
+  for (const batch of batches) {
+    for (const data of batch.paramDatas) {
+      const code = data.config.code;
+      let target = merged.get(code);
+      if (!target) {
+        target = { ...data, avg: [], max: [], min: [], value: [], timestamp: [] };
+        merged.set(code, target);
+      }
+      const last = target.timestamp.length > 0 ? target.timestamp[target.timestamp.length - 1] : -Infinity;
+      data.timestamp.forEach((ts, i) => {
+        if (ts <= last) return; // overlap between windows
+        target.timestamp.push(ts);
+        for (const series of SERIES) if (i < data[series].length) target[series].push(data[series][i]);
+      });
+    }
+  }
+  return { paramDatas: [...merged.values()] };
+}
+
+export function rangesApi(assetData: ReturnType<typeof assetDataEndpoints>, settings: { concurrency: number; now: () => number }) {
+  const prepare = (endpoint: EndpointId, kind: Kind, input: RangeInput, parsed: { startTime: Date; endTime: Date }): { windows: Window[]; concurrency: number } => {
+    const ref = endpointRef(endpoint);
+    const start = parsed.startTime;
+    const end = parsed.endTime;
+    const from = checkHistory(endpoint, kind, start, input.level, settings.now(), input.clip);
+    const concurrency = input.concurrency ?? settings.concurrency;
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new ValidationError({ field: 'concurrency', value: input.concurrency, rule: 'must be a positive integer', endpoint: ref });
+    if (from.getTime() >= end.getTime()) return { windows: [], concurrency };
+    const windows =
+      kind === 'events'
+        ? splitWindows(from, end, LIMITS.eventWindowDays * DAY_MS)
+        : splitWindows(from, end, LIMITS.trendSignalWindowDays * DAY_MS, LIMITS.rawDataMaxMinutes * 60_000);
+    return { windows, concurrency };
+  };
+
+  return {
+    /** E14 over any range: 7-day windows, bounded concurrency, merged by time, each event once. */
+    async events(input: RangeInput, options?: RequestOptions): Promise<Event[]> {
+      const parsed = validateInput(endpointRef('E14'), ListEventsInput, { assetId: input.assetId, startTime: input.startTime, endTime: input.endTime });
+      const { windows, concurrency } = prepare('E14', 'events', input, parsed);
+      const batches = await fetchWindows(windows, concurrency, options?.signal, (w, signal) =>
+        assetData.listEvents({ assetId: parsed.assetId, startTime: w.start, endTime: w.end }, { signal }),
+      );
+      return mergeEvents(batches);
+    },
+    /** E17 over any range: 30-day windows, bounded concurrency, each series merged in time order. */
+    async trendSignalData(input: TrendRangeInput, options?: RequestOptions): Promise<TrendSignalData> {
+      const parsed = validateInput(endpointRef('E17'), TrendSignalDataInput, {
+        assetId: input.assetId,
+        parameters: input.parameters,
+        startTime: input.startTime,
+        endTime: input.endTime,
+      });
+      const { windows, concurrency } = prepare('E17', 'trendSignal', input, parsed);
+      const batches = await fetchWindows(windows, concurrency, options?.signal, (w, signal) =>
+        assetData.queryTrendSignalData({ assetId: parsed.assetId, parameters: parsed.parameters, startTime: w.start, endTime: w.end }, { signal }),
+      );
+      return mergeTrendSignalData(batches);
+    },
+    /** The windows a range would be fetched in (for progress display and tests). */
+    windows(kind: Kind, startTime: TimeInput, endTime: TimeInput): Window[] {
+      const start = parseInstant(startTime, 'startTime');
+      const end = parseInstant(endTime, 'endTime');
+      return kind === 'events'
+        ? splitWindows(start, end, LIMITS.eventWindowDays * DAY_MS)
+        : splitWindows(start, end, LIMITS.trendSignalWindowDays * DAY_MS, LIMITS.rawDataMaxMinutes * 60_000);
+    },
+  };
+}

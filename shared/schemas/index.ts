@@ -1,0 +1,3 @@
+export * from './resources';
+export { Envelope } from './envelope';
+export { model } from './model';
