@@ -1,0 +1,152 @@
+// What the real-n8n test files share: the state global-setup leaves, the simulator as a child
+// process, workflow and credential import, and reading `n8n execute --rawOutput`.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+
+import { REPO_ROOT, type InstalledPack } from '../../scripts/n8n/install-pack';
+import { n8nCommand, type N8nInstance } from '../../scripts/n8n/instance';
+import { firstLine, startDetached, stop } from '../../scripts/n8n/process';
+
+export const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'n8n');
+export const STATE_FILE = path.join(ARTIFACTS, 'state.json');
+export const WORKFLOWS_DIR = path.join(REPO_ROOT, 'test', 'n8n', 'workflows');
+export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+
+export interface E2eState {
+  instance: N8nInstance;
+  pack: InstalledPack;
+  timings: { runtimeMs: number; packInstallMs: number };
+}
+
+export function readState(): E2eState {
+  return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as E2eState;
+}
+
+export interface SimulatorCredential {
+  orgId: number;
+  orgName: string;
+  orgType: 'VENDOR' | 'CP' | 'EU';
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface SimulatorInfo {
+  baseUrl: string;
+  authUrl: string;
+  tenantId: string;
+  apiScopeId: string;
+  credentials: SimulatorCredential[];
+  [key: string]: unknown;
+}
+
+export interface RunningSimulator {
+  info: SimulatorInfo;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** `node dist/simulator/cli.js --port 0`: the first line it prints says where it listens. */
+export async function startSimulator(extraArgs: string[] = []): Promise<RunningSimulator> {
+  const child = startDetached(process.execPath, [path.join(REPO_ROOT, 'dist', 'simulator', 'cli.js'), '--port', '0', ...extraArgs], {
+    cwd: REPO_ROOT,
+  });
+  const line = await firstLine(child).catch(async (error: Error) => {
+    await stop(child);
+    throw error;
+  });
+  // Keep reading its output so it never blocks on a full pipe.
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return { info: JSON.parse(line) as SimulatorInfo, process: child, stop: () => stop(child) };
+}
+
+/** The credential an EU organization of the simulator would type into n8n. */
+export function driveMonitoringCredentialData(info: SimulatorInfo, orgType: SimulatorCredential['orgType'] = 'EU') {
+  const org = info.credentials.find((credential) => credential.orgType === orgType);
+  if (!org) throw new Error(`the simulator offers no ${orgType} organization: ${JSON.stringify(info.credentials.map((c) => c.orgType))}`);
+  return {
+    baseUrl: info.baseUrl,
+    authUrl: info.authUrl,
+    tenantId: info.tenantId,
+    apiKey: org.apiKey,
+    apiSecret: org.apiSecret,
+    apiScopeId: info.apiScopeId,
+  };
+}
+
+/**
+ * Imports one credential with a fixed id (what `n8n import:credentials` takes: the data in clear,
+ * which n8n encrypts with the instance's key).
+ */
+export async function importCredential(
+  instance: N8nInstance,
+  credential: { id: string; name: string; type: string; data: Record<string, unknown> },
+): Promise<void> {
+  const file = path.join(ARTIFACTS, 'import', `credential-${credential.id}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify([credential], null, 2));
+  await n8nCommand(instance, ['import:credentials', `--input=${file}`]);
+}
+
+export interface WorkflowJson {
+  id?: string;
+  name: string;
+  nodes: Array<{ name: string; type: string; parameters?: Record<string, unknown>; credentials?: Record<string, { id: string; name: string }> }>;
+  connections: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** Imports workflows, pointing every Drive Monitoring credential slot at the given credential. */
+export async function importWorkflows(
+  instance: N8nInstance,
+  workflows: WorkflowJson[],
+  credentials: Record<string, { id: string; name: string }>,
+): Promise<void> {
+  const dir = path.join(ARTIFACTS, 'import', 'workflows');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  workflows.forEach((workflow, index) => {
+    for (const node of workflow.nodes) {
+      for (const slot of Object.keys(node.credentials ?? {})) {
+        if (credentials[slot]) node.credentials![slot] = credentials[slot];
+      }
+    }
+    fs.writeFileSync(path.join(dir, `${index}.json`), JSON.stringify(workflow, null, 2));
+  });
+  await n8nCommand(instance, ['import:workflow', '--separate', `--input=${dir}`]);
+}
+
+export function readWorkflows(dir: string): WorkflowJson[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson);
+}
+
+/** n8n reports a community package it cannot load on its console and goes on without it. */
+export function expectPackLoaded(n8nOutput: string, packageName = 'n8n-nodes-drive-monitoring'): void {
+  const failure = n8nOutput.indexOf(`Failed to load package "${packageName}"`);
+  if (failure >= 0) throw new Error(`n8n could not load the pack:\n${n8nOutput.slice(failure, failure + 1500)}`);
+}
+
+/**
+ * The run data `n8n execute --rawOutput` prints: a pretty-printed JSON object, possibly after
+ * n8n's own log lines. Tries each line that closes an object until one parses.
+ */
+export function parsePrintedJson(stdout: string): any {
+  const lines = stdout.split('\n');
+  const start = lines.findIndex((line) => line === '{');
+  if (start < 0) throw new Error(`no JSON object in n8n's output:\n${stdout.slice(-3000)}`);
+  for (let end = start + 1; end < lines.length; end++) {
+    if (lines[end] !== '}') continue;
+    try {
+      return JSON.parse(lines.slice(start, end + 1).join('\n'));
+    } catch {
+      // a nested line, keep going
+    }
+  }
+  throw new Error(`unterminated JSON object in n8n's output:\n${stdout.slice(-3000)}`);
+}
