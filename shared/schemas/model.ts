@@ -38,9 +38,9 @@ function canonicalKeys(input: unknown, lookup: Map<string, string>): unknown {
 }
 
 /** An integer, also when sent as a numeral string. */
-export const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'expected an integer numeral').transform(Number)]);
+export const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)], { error: 'expected an integer' });
 /** A double, also when sent as a numeral string. */
-export const num = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/, 'expected a number').transform(Number)]);
+export const num = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)], { error: 'expected a number' });
 /** Optional text: absent or null both read as null. */
 export const text = z.string().nullish().transform((v) => v ?? null);
 /** Text that arrives as a string or a number (ids, parameter values). */
@@ -82,6 +82,6 @@ export function list<T extends z.ZodType>(item: T) {
  */
 export function openEnum<const T extends readonly string[]>(values: T, byNumber?: Record<number, T[number]>) {
   return z
-    .union([z.string(), z.number()])
+    .union([z.string(), z.number()], { error: `expected one of ${values.join(', ')}` })
     .transform((v): T[number] | (string & {}) => (typeof v === 'number' ? (byNumber?.[v] ?? String(v)) : v));
 }
