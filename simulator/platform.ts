@@ -35,7 +35,7 @@ export class Platform {
     this.series = new SeriesSource(seed);
     this.health = new HealthModel(seed);
     this.backups = new BackupSource(seed);
-    this.subscribers = new SubscriberStore(this.bus);
+    this.subscribers = new SubscriberStore(this.bus, () => clock.now());
     this.links = new LinkSigner(() => this.baseUrl, () => clock.wallNow());
   }
 

@@ -87,43 +87,59 @@ export class SeriesSource {
     return time >= asset.createdOn && unit(this.seed, asset.id, Math.floor(time / HOUR), 77) >= OFFLINE_SHARE;
   }
 
-  private sample(asset: AssetRec, def: ParamDef, time: number): Point {
-    if (!this.online(asset, time)) return '-';
-    const codeHash = hash32(...[...def.code].map((c) => c.charCodeAt(0)));
-    if (def.swing === 0) return round(def.base + (time - asset.createdOn) / HOUR * 0.8);
-    const phase = unit(this.seed, asset.id, codeHash) * 2 * Math.PI;
-    const daily = Math.sin((2 * Math.PI * (time % DAY)) / DAY + phase);
-    const noise = (unit(this.seed, asset.id, codeHash, Math.floor(time / RAW_PERIOD_MS)) - 0.5) * 2 * def.noise;
-    return round(def.base + def.swing * daily + noise);
-  }
-
   /** Raw points for spans up to an hour, 5-minute aggregates above (the spec's E17 rule). */
   query(asset: AssetRec, config: ParamConfig, start: number, end: number, now: number): ParamData {
     const def = findDefinition(asset, config.code) as ParamDef;
+    const codeHash = hash32(...[...def.code].map((c) => c.charCodeAt(0)));
+    const phase = unit(this.seed, asset.id, codeHash) * 2 * Math.PI;
+    let onlineHour = Number.NaN;
+    let onlineNow = false;
+    const sample = (time: number): Point => {
+      if (time < asset.createdOn) return '-';
+      const hour = Math.floor(time / HOUR);
+      if (hour !== onlineHour) {
+        onlineHour = hour;
+        onlineNow = this.online(asset, time);
+      }
+      if (!onlineNow) return '-';
+      if (def.swing === 0) return round(def.base + ((time - asset.createdOn) / HOUR) * 0.8);
+      const daily = Math.sin((2 * Math.PI * (time % DAY)) / DAY + phase);
+      const noise = (hash32(this.seed, asset.id, codeHash, Math.floor(time / RAW_PERIOD_MS)) / 0x100000000 - 0.5) * 2 * def.noise;
+      return round(def.base + def.swing * daily + noise);
+    };
     const out: ParamData = { config, avg: [], max: [], min: [], value: [], timestamp: [] };
     const last = Math.min(end, now);
     const aggregate = end - start > HOUR;
     const step = aggregate ? AGGREGATE_MS : RAW_PERIOD_MS;
+    const push = (avg: Point, max: Point, min: Point, value: Point, t: number): void => {
+      out.avg.push(avg);
+      out.max.push(max);
+      out.min.push(min);
+      out.value.push(value);
+      out.timestamp.push(String(t));
+    };
     for (let t = Math.ceil(start / step) * step; t <= last; t += step) {
       if (!aggregate) {
-        const v = t < asset.createdOn ? '-' : this.sample(asset, def, t);
-        out.avg.push(v); out.max.push(v); out.min.push(v); out.value.push(v);
-      } else {
-        const values: number[] = [];
-        for (let r = t; r < t + AGGREGATE_MS && r <= last; r += RAW_PERIOD_MS) {
-          const v = r < asset.createdOn ? '-' : this.sample(asset, def, r);
-          if (v !== '-') values.push(v);
-        }
-        if (values.length === 0) {
-          out.avg.push('-'); out.max.push('-'); out.min.push('-'); out.value.push('-');
-        } else {
-          out.avg.push(round(values.reduce((a, b) => a + b, 0) / values.length));
-          out.max.push(Math.max(...values));
-          out.min.push(Math.min(...values));
-          out.value.push(values[values.length - 1]);
-        }
+        const v = sample(t);
+        push(v, v, v, v, t);
+        continue;
       }
-      out.timestamp.push(String(t));
+      let sum = 0;
+      let count = 0;
+      let max = -Infinity;
+      let min = Infinity;
+      let lastValue = 0;
+      for (let r = t; r < t + AGGREGATE_MS && r <= last; r += RAW_PERIOD_MS) {
+        const v = sample(r);
+        if (v === '-') continue;
+        sum += v;
+        count++;
+        max = Math.max(max, v);
+        min = Math.min(min, v);
+        lastValue = v;
+      }
+      if (count === 0) push('-', '-', '-', '-', t);
+      else push(round(sum / count), max, min, lastValue, t);
     }
     return out;
   }

@@ -16,7 +16,15 @@ const TYPE_NAMES = Object.fromEntries(Object.entries(SUB_DATA_TYPES).map(([name,
 export class SubscriberStore implements PushHost {
   private readonly byId = new Map<string, StoredSubscriber>();
 
-  constructor(readonly bus: SimulatorBus) {}
+  constructor(
+    readonly bus: SimulatorBus,
+    private readonly clockNow: () => number,
+  ) {}
+
+  /** Simulated time, for the time of pushed records. */
+  now(): Date {
+    return new Date(this.clockNow());
+  }
 
   create(orgId: number, now: number): StoredSubscriber {
     const userName = `dm-${orgId}-${randomBytes(3).toString('hex')}`;

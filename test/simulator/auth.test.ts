@@ -81,7 +81,7 @@ describe('token endpoint (Entra-style client credentials)', () => {
       body: JSON.stringify(Object.fromEntries(tokenForm(h.sim, eu))),
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).error_codes).toEqual([900144]);
+    expect(((await res.json()) as { error_codes: number[] }).error_codes).toEqual([900144]);
   });
 });
 
