@@ -17,17 +17,17 @@ export function dataSubscriptionEndpoints(ctx: EndpointContext) {
       return rememberPassword(await ctx.call('E26', DataSubscriptionUser, {}, options));
     },
     /** E27: the data-subscription user(s), password masked. */
-    getUsers(options?: RequestOptions): Promise<DataSubscriptionUser[]> {
+    async getUsers(options?: RequestOptions): Promise<DataSubscriptionUser[]> {
       return ctx.call('E27', z.array(DataSubscriptionUser), {}, options);
     },
     /** E28: set the topic and the pushed data types (replaces the previous set). */
-    setDataTypes(input: SetDataTypesInput, options?: RequestOptions): Promise<DataSubscriptionUser> {
+    async setDataTypes(input: SetDataTypesInput, options?: RequestOptions): Promise<DataSubscriptionUser> {
       const v = ctx.validate('E28', SetDataTypesInput, input);
       // E28's body in the spec's PascalCase names (assumption A1).
       return ctx.call('E28', DataSubscriptionUser, { params: { subcustomerid: v.subCustomerId }, body: { TopicName: v.topicName, SubDataTypes: v.subDataTypes } }, options);
     },
     /** E29: delete the user and its queue. */
-    deleteUser(input: SubCustomerInput, options?: RequestOptions): Promise<Empty> {
+    async deleteUser(input: SubCustomerInput, options?: RequestOptions): Promise<Empty> {
       const v = ctx.validate('E29', SubCustomerInput, input);
       return ctx.call('E29', Empty, { params: { subcustomerid: v.subCustomerId } }, options);
     },

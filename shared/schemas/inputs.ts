@@ -112,6 +112,7 @@ export const utc8Date = field((value: TimeInput): string => asRefusal(() => pars
 
 function timeRange<S extends string, E extends string>(start: S, end: E, maxDays?: number, maxRule?: string) {
   return (v: Record<S | E, Date>, ctx: z.RefinementCtx): void => {
+    if (!(v[start] instanceof Date) || !(v[end] instanceof Date)) return; // already refused field by field
     const from = v[start].getTime();
     const to = v[end].getTime();
     if (to <= from) ctx.addIssue({ code: 'custom', path: [end], message: `must be after ${start} (${formatUtc(v[start])})` });
@@ -165,6 +166,7 @@ export const CreateDriveInput = z
     assetReference: z.custom<AssetReferenceInput>(() => true),
   })
   .transform((v, ctx) => {
+    if (typeof v.gatewayType !== 'number') return z.NEVER; // already refused
     const gateway = v.gatewayType === GATEWAY_TYPES.NETA21 ? 'NETA21' : 'IOTPanel';
     const raw = v.assetReference as unknown;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -249,6 +251,7 @@ export const CreateReportInput = z
     endDate: utc8Date,
   })
   .transform((v, ctx) => {
+    if (!Array.isArray(v.assetIds) || typeof v.startDate !== 'string' || typeof v.endDate !== 'string') return z.NEVER; // already refused
     const assetIds = v.assetIds.map((raw, i) => check(ctx, ['assetIds', i], () => toId(raw)));
     if (new Set(assetIds).size !== assetIds.length) ctx.addIssue({ code: 'custom', path: ['assetIds'], message: 'must not repeat an asset id' });
     if (v.reportType === REPORT_TYPES.UserDriveReport && assetIds.length !== 1) {
