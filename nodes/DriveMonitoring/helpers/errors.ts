@@ -25,6 +25,9 @@ export async function toNodeError(
 	itemIndex: number,
 ): Promise<NodeApiError | NodeOperationError> {
 	const node = this.getNode();
+	// The core reports whatever the transport throws as a TransportError; when that was one of its
+	// own errors (the token step of preAuthentication refused the credentials), show that one.
+	if (error instanceof TransportError && error.cause instanceof DriveMonitoringError) error = error.cause;
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex ??= itemIndex;
 		return error;
@@ -112,9 +115,9 @@ export function errorOutput(error: NodeApiError | NodeOperationError): IDataObje
 	};
 }
 
-/** The platform's error code kept in the NodeApiError's cause (the core error's JSON). */
+/** The platform's error code, kept in the NodeApiError's error response (the core error's JSON). */
 function apiCode(error: NodeApiError | NodeOperationError): unknown {
-	return (error.cause as unknown as { code?: unknown } | undefined)?.code;
+	return (error.errorResponse as { code?: unknown } | undefined)?.code;
 }
 
 function capitalize(text: string): string {

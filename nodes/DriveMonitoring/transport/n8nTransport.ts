@@ -2,7 +2,7 @@
 // HTTP helpers so that proxies, SSRF protection, allowed domains and the credential's
 // preAuthentication/authenticate hooks apply. This adapter is the only place that knows both.
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
-import { TransportError } from '../../../shared/errors';
+import { DriveMonitoringError, TransportError } from '../../../shared/errors';
 import type { Transport, TransportRequest, TransportResponse } from '../../../shared/transport/types';
 
 /** One of n8n's request helpers, bound: `httpRequest` or `httpRequestWithAuthentication`. */
@@ -38,6 +38,10 @@ export function n8nTransport(send: N8nSend): Transport {
 			} catch (error) {
 				// n8n throws on HTTP >= 400 (so that a 401 makes it refresh the token and retry once);
 				// the core wants the answer itself, so unwrap it.
+				// A core error thrown inside n8n's helper (the token step of preAuthentication) keeps its
+				// own meaning: n8n wrapped it, the core and the node want it back as it was.
+				const own = findOwnError(error);
+				if (own) throw own;
 				const failure = findFailure(error);
 				if (failure?.response?.status !== undefined) {
 					return {
@@ -56,6 +60,15 @@ export function n8nTransport(send: N8nSend): Transport {
 			}
 		},
 	};
+}
+
+function findOwnError(error: unknown): DriveMonitoringError | undefined {
+	let current = error as { cause?: unknown } | undefined;
+	for (let depth = 0; current && depth < 4; depth++) {
+		if (current instanceof DriveMonitoringError) return current;
+		current = current.cause as { cause?: unknown } | undefined;
+	}
+	return undefined;
 }
 
 function findFailure(error: unknown): HttpFailure | undefined {

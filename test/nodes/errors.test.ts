@@ -1,0 +1,128 @@
+// What users see when something is wrong: bad parameters refused before any request, level
+// denials explained with the asset's level, PowerTrain refusals, Continue On Fail, expired
+// tokens refreshed, and no secret in any output or error.
+import type { INodeParameters } from 'n8n-workflow';
+import { startFixture, type Fixture } from './fixture';
+
+let f: Fixture;
+beforeAll(async () => {
+	f = await startFixture();
+});
+afterAll(async () => await f.close());
+
+const rl = (value: string | number) => ({ __rl: true, mode: 'id', value });
+
+async function runOne(parameters: INodeParameters, input: Array<Record<string, unknown>> = [{}]) {
+	const workflow = f.engine.readWorkflow('single-operation.json');
+	return await f.engine.run(workflow, {
+		input: input.map((json) => ({ json: json as never })),
+		parameters: { 'Drive Monitoring': parameters },
+	});
+}
+
+describe('bad parameters are refused before any request is sent', () => {
+	// Values arrive through expressions (from the input item), as in real workflows: the node
+	// itself must refuse them. Fixed invalid values are already refused by the engine's checks.
+	const cases: Array<[string, INodeParameters, unknown, RegExp]> = [
+		['an asset ID that is not a number', { resource: 'asset', operation: 'get', asset: rl('={{ $json.value }}'), simplify: true }, 'pump-3', /Asset: "pump-3" is not a valid ID/],
+		['an asset group name over 20 characters', { resource: 'assetGroup', operation: 'create', organization: rl(13), name: '={{ $json.value }}' }, 'A very long asset group name', /name.*20 characters/i],
+		['an empty new name', { resource: 'asset', operation: 'rename', asset: rl(100029), newName: '={{ $json.value }}' }, '  ', /New Name is empty/],
+		['a start time that is not a date', { resource: 'event', operation: 'getMany', asset: rl(100029), startTime: '={{ $json.value }}', endTime: '2026-01-01T00:00:00Z', returnAll: true, filters: {}, options: {} }, 'yesterday', /Start Time: "yesterday" is not a date/],
+		['a report interval under 7 days', { resource: 'report', operation: 'create', reportType: 'UserDriveReport', asset: rl(100029), title: 'Short', startDate: '2026-11-01', endDate: '={{ $json.value }}', waitUntilReady: false }, '2026-11-03', /report interval must be 7 to 90 days/],
+		['no trend codes', { resource: 'trendSignal', operation: 'getData', asset: rl(100029), parameters: '={{ $json.value }}', startTime: '2026-11-01T00:00:00Z', endTime: '2026-11-02T00:00:00Z', output: 'point', simplify: true, options: {} }, [], /Parameter Names or IDs is empty/],
+		['a malformed data-subscription user ID', { resource: 'dataSubscription', operation: 'deleteUser', subscriber: rl('={{ $json.value }}') }, 'x', /Data-Subscription User: "x" is not a valid ID/],
+		['a fleet report asset that is not an ID', { resource: 'report', operation: 'create', reportType: 'UserFleetReport', assetIds: '={{ $json.value }}', title: 'Fleet', startDate: '2026-10-01', endDate: '2026-10-20', waitUntilReady: false }, ['100029', 'pump'], /"pump" is not a valid asset ID/],
+	];
+
+	test.each(cases)('%s', async (_what, parameters, value, message) => {
+		const before = f.sim.requests.count;
+		const result = await runOne(parameters, [{ value }]);
+		const error = result.nodeError('Drive Monitoring');
+		expect(error?.name).toBe('NodeOperationError');
+		expect(error?.message).toMatch(message);
+		expect(f.sim.requests.count).toBe(before);
+	});
+
+	test('a fixed invalid ID is refused by the engine before the workflow starts', async () => {
+		const before = f.sim.requests.count;
+		await expect(runOne({ resource: 'asset', operation: 'get', asset: rl('pump-3'), simplify: true })).rejects.toThrow(
+			/Not a valid Asset ID/,
+		);
+		expect(f.sim.requests.count).toBe(before);
+	});
+});
+
+test('a level-denied operation says what the asset has and what it needs (102403)', async () => {
+	const basic = f.asset((a) => a.assetType === 'Drive' && a.level === 'Basic' && a.cbmCapable, 'Basic CBM-capable drive');
+	const result = await runOne({ resource: 'cbm', operation: 'getResults', asset: rl(basic.id), simplify: true });
+	const error = result.nodeError('Drive Monitoring');
+	expect(error?.name).toBe('NodeApiError');
+	expect(error?.message).toBe('Subscription level does not allow more history or forbids this asset function (code 102403)');
+	expect(error?.description).toMatch(/Standard or Premium; this asset is Basic\./);
+	expect(error?.httpCode).toBe('403');
+});
+
+test('an event range reaching past the asset history is refused with the reason, before any event query', async () => {
+	const basic = f.asset((a) => a.assetType === 'Drive' && a.level === 'Basic', 'Basic drive');
+	const now = f.sim.clock.now();
+	const before = f.sim.requests.api('E14').length;
+	const result = await runOne({
+		resource: 'event',
+		operation: 'getMany',
+		asset: rl(basic.id),
+		startTime: new Date(now - 200 * 86_400_000).toISOString(),
+		endTime: new Date(now).toISOString(),
+		returnAll: true,
+		filters: {},
+		options: {},
+	});
+	const error = result.nodeError('Drive Monitoring');
+	expect(error?.name).toBe('NodeOperationError');
+	expect(error?.message).toMatch(/history range of a Basic asset.*90 days/);
+	expect(f.sim.requests.api('E14').length).toBe(before);
+});
+
+test('PowerTrain assets are refused by the asset-management endpoints with the platform code', async () => {
+	const powerTrain = f.asset((a) => a.assetType === 'PowerTrain', 'PowerTrain');
+	const result = await runOne({ resource: 'asset', operation: 'delete', asset: rl(powerTrain.id) });
+	const error = result.nodeError('Drive Monitoring');
+	expect(error?.name).toBe('NodeApiError');
+	expect(error?.message).toBe('Asset type not yet supported (code 102202)');
+	expect(f.sim.fleet.assets().some((a) => a.id === powerTrain.id)).toBe(true);
+});
+
+test('Continue On Fail: failed items carry their error, the others their result, each paired with its input', async () => {
+	const drive = f.asset((a) => a.assetType === 'Drive', 'drive');
+	const workflow = f.engine.readWorkflow('continue-on-fail.json');
+	const result = await f.engine.run(workflow, {
+		input: [{ json: { assetId: drive.id } }, { json: { assetId: 'not-an-id' } }, { json: { assetId: 999999 } }, { json: { assetId: drive.id } }],
+	});
+	expect(result.run.data.resultData.error).toBeUndefined();
+	const items = result.output('Drive Monitoring')!;
+	expect(items.map((i) => (i.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 3]);
+	expect(items[0].json).toMatchObject({ id: drive.id });
+	expect(items[1].json.error).toMatch(/is not a valid ID/);
+	expect(items[2].json).toMatchObject({ error: 'Asset does not exist (code 102201)', code: 102201, httpCode: '400' });
+	expect(items[3].json).toMatchObject({ id: drive.id });
+});
+
+test('an expired stored token is refreshed once and the request retried; secrets never reach output or errors', async () => {
+	f.engine.addCredential({
+		id: 'stale',
+		name: 'stale token',
+		type: 'driveMonitoringApi',
+		data: { ...f.euCredential, accessToken: 'eyJhbGciOiJIUzI1NiJ9.expired.token' },
+	});
+	const workflow = f.engine.readWorkflow('single-operation.json');
+	workflow.nodes[1].credentials = { driveMonitoringApi: { id: 'stale', name: 'stale token' } };
+	const drive = f.asset((a) => a.assetType === 'Drive', 'drive');
+	const result = await f.engine.run(workflow, { input: [{ json: { assetId: drive.id } }, { json: { assetId: 999999 } }] });
+	expect(f.engine.credentialsHelper.preAuthenticationCalls.get('stale')).toBe(1);
+	const stored = f.engine.credentialsHelper.stored('stale')!.data.accessToken as string;
+	expect(stored).not.toMatch(/expired/);
+
+	// The second item fails (no such asset); neither its error nor anything else shows a secret.
+	const everything = JSON.stringify(result.run);
+	expect(result.nodeError('Drive Monitoring')?.message).toMatch(/102201/);
+	for (const secret of [f.euCredential.apiSecret as string, stored]) expect(everything).not.toContain(secret);
+});
