@@ -62,8 +62,9 @@ export class TokenCache {
   private refresh(entry: Entry, fetch: () => Promise<AccessToken>): Promise<AccessToken> {
     entry.inflight ??= fetch()
       .then((token) => {
-        entry.token = token;
-        return token;
+        // Expiry on this cache's clock, from the lifetime the token endpoint gave.
+        entry.token = { ...token, expiresAt: this.now() + token.expiresIn * 1000 };
+        return entry.token;
       })
       .finally(() => {
         entry.inflight = undefined;
