@@ -1,0 +1,142 @@
+// The pack in n8n's editor, driven in Chromium as a user would: set up the owner, create the
+// Drive Monitoring credential and see its test pass, add the node from the node panel, pick an
+// asset from the resource locator's list, execute the node and read its output. Every step
+// leaves a screenshot in artifacts/n8n/screenshots/.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
+
+import { startN8nServer, type N8nServer } from '../../scripts/n8n/instance';
+import { ARTIFACTS, driveMonitoringCredentialData, expectPackLoaded, readState, startSimulator, type RunningSimulator } from './harness';
+
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const SCREENSHOTS = path.join(ARTIFACTS, 'screenshots');
+const OWNER = { email: 'owner@plant.example', firstName: 'Plant', lastName: 'Owner', password: 'Maintenance-2026' };
+
+const state = readState();
+let simulator: RunningSimulator;
+let server: N8nServer;
+let profile: string;
+let context: BrowserContext;
+let page: Page;
+let shots = 0;
+
+async function screenshot(name: string): Promise<void> {
+  shots += 1;
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${String(shots).padStart(2, '0')}-${name}.png`) });
+}
+
+/** Runs one step of the walk; on failure keeps a screenshot of what the page showed. */
+async function step(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    await screenshot(`FAILED-${name}`).catch(() => undefined);
+    throw error;
+  }
+}
+
+beforeAll(async () => {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  simulator = await startSimulator();
+  server = await startN8nServer(state.instance, path.join(ARTIFACTS, 'n8n-start.log'));
+  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-chromium-'));
+  selectors.setTestIdAttribute('data-test-id');
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 1440, height: 900 },
+  });
+  context.setDefaultTimeout(30_000);
+  page = context.pages()[0] ?? (await context.newPage());
+});
+
+afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+  await simulator?.stop();
+  if (profile) fs.rmSync(profile, { recursive: true, force: true });
+});
+
+describe('the Drive Monitoring node in the n8n editor', () => {
+  it('loaded the pack when n8n started', () => {
+    expectPackLoaded(fs.readFileSync(path.join(ARTIFACTS, 'n8n-start.log'), 'utf8'));
+  });
+
+  it('sets up the owner account', () =>
+    step('owner-setup', async () => {
+      await page.goto(`${server.url}/setup`);
+      await page.getByTestId('email').locator('input').fill(OWNER.email);
+      await page.getByTestId('firstName').locator('input').fill(OWNER.firstName);
+      await page.getByTestId('lastName').locator('input').fill(OWNER.lastName);
+      await page.getByTestId('password').locator('input').fill(OWNER.password);
+      await screenshot('owner-setup');
+      await page.getByTestId('form-submit-button').click();
+      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
+      // n8n 2.x offers its AI assistant once after sign-up.
+      const later = page.getByRole('button', { name: 'Set up later in Settings' });
+      if (await later.isVisible({ timeout: 5_000 }).catch(() => false)) await later.click();
+    }));
+
+  it('creates the Drive Monitoring credential and its connection test succeeds', () =>
+    step('credential', async () => {
+      await page.goto(`${server.url}/home/credentials/create`);
+      await page.getByTestId('new-credential-type-select').locator('input').fill('Drive Monitoring');
+      const option = page.getByTestId('new-credential-type-select-option').filter({ hasText: 'Drive Monitoring API' });
+      await option.waitFor();
+      await screenshot('credential-type-picker');
+      await option.click();
+      await page.getByTestId('new-credential-type-button').click();
+      const data = driveMonitoringCredentialData(simulator.info);
+      for (const [field, value] of Object.entries(data)) {
+        await page.getByTestId(`parameter-input-${field}`).locator('input').fill(value);
+      }
+      await screenshot('credential-filled');
+      await page.getByTestId('credential-save-button').click();
+      await page.getByTestId('credentials-config-container-test-success').waitFor();
+      await screenshot('credential-tested');
+    }));
+
+  it('adds the node from the node panel, picks an asset from the list and executes it', () =>
+    step('node', async () => {
+      await page.goto(`${server.url}/workflow/new`);
+      await page.getByTestId('canvas-add-button').click();
+      await page.getByTestId('node-creator-search-bar').fill('Drive Monitoring');
+      const nodeItem = page.getByTestId('node-creator').getByTestId('item-iterator-item').filter({ hasText: 'Drive Monitoring' }).first();
+      await nodeItem.waitFor();
+      await screenshot('node-panel');
+      await nodeItem.click();
+      const action = page.getByTestId('node-creator').getByTestId('item-iterator-item').filter({ hasText: 'Get an asset' }).first();
+      await action.waitFor();
+      await screenshot('node-actions');
+      await action.click();
+
+      await page.getByTestId('ndv').waitFor();
+      await page.getByTestId('rlc-input').first().click();
+      const firstAsset = page.getByTestId('rlc-item').first();
+      await firstAsset.waitFor();
+      await screenshot('asset-list');
+      // The list shows "<name> · <serial number> (<type>)"; the output carries the name.
+      const label = (await firstAsset.innerText()).trim();
+      const assetName = label.split(' · ')[0];
+      expect(assetName).not.toBe('');
+      await firstAsset.click();
+
+      await page.getByTestId('node-execute-button').click();
+      const output = page.getByTestId('output-panel');
+      await output.getByText('1 item').waitFor();
+      await output.getByTestId('ndv-data-container').getByText(assetName).first().waitFor();
+      await screenshot('node-output');
+    }));
+});
