@@ -1,11 +1,18 @@
 import { API_PREFIX } from '../../shared/spec';
 import { startSimulator, type AssetSummary, type Simulator, type SimulatorOptions } from '../../simulator';
 
+/**
+ * A JSON value the tests take apart and assert field by field: the payload shapes are what the
+ * tests check, so they are not typed ahead of the assertions.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
 /** A client for tests: real HTTP against an in-process simulator, with no code of shared/. */
 export interface Answer {
   status: number;
   headers: Headers;
-  body: { payload: any; message: string | null; success: boolean; code: number };
+  body: { payload: Json; message: string | null; success: boolean; code: number };
 }
 
 export interface Harness {
@@ -34,7 +41,7 @@ export function tokenForm(sim: Simulator, orgId: number, overrides: Record<strin
   return new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
-export async function requestToken(sim: Simulator, form: URLSearchParams, tenantId = sim.info.tenantId): Promise<{ status: number; body: any }> {
+export async function requestToken(sim: Simulator, form: URLSearchParams, tenantId = sim.info.tenantId): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${sim.info.authUrl}/${tenantId}/oauth2/v2.0/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -88,7 +95,7 @@ export function expectRefusal(answer: Answer, code: number): void {
   expect(answer.body.payload).toBeNull();
 }
 
-export function expectSuccess(answer: Answer): any {
+export function expectSuccess(answer: Answer): Json {
   expect({ status: answer.status, code: answer.body.code, message: answer.body.success ? 'ok' : answer.body.message }).toEqual({ status: 200, code: 100200, message: 'ok' });
   return answer.body.payload;
 }
