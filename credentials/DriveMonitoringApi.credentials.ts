@@ -65,6 +65,7 @@ export class DriveMonitoringApi implements ICredentialType {
 			displayName: 'API Key',
 			name: 'apiKey',
 			type: 'string',
+			typeOptions: { password: true },
 			default: '',
 			required: true,
 			description: 'From the API access tab of the organization management page',

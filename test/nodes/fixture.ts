@@ -1,8 +1,7 @@
 // One simulator and one n8n engine per test file, with the credentials a user would create and
 // the assets the tests act on, picked from the seeded fleet by kind.
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
-import type { AssetSummary } from '../../simulator';
+import { startSimulator, type AssetSummary, type Simulator, type SimulatorOptions } from '../../simulator';
 import { createClient, type DriveMonitoringClient } from '../../shared';
 import { N8nTestEngine } from '../helpers/n8n/engine';
 

@@ -182,6 +182,7 @@ export const timeRangeDefaults = {
 
 /** Start and end date pickers. */
 export function timeRange(defaultStart: string, what: string): INodeProperties[] {
+	const defaultEnd = timeRangeDefaults.now;
 	return [
 		{
 			displayName: 'Start Time',
@@ -195,7 +196,7 @@ export function timeRange(defaultStart: string, what: string): INodeProperties[]
 			displayName: 'End Time',
 			name: 'endTime',
 			type: 'dateTime',
-			default: timeRangeDefaults.now,
+			default: defaultEnd,
 			required: true,
 			description: `End of the ${what}`,
 		},

@@ -42,14 +42,16 @@ export function nodeProperties(): INodeProperties[] {
 			default: 'asset',
 			options: resources.map(({ name, value, description }) => ({ name, value, description })),
 		},
-		...resources.flatMap((resource) => [
+		...resources.flatMap((resource) => {
+			const defaultOperation = resource.operations[0].option.value;
+			return [
 			{
 				displayName: 'Operation',
 				name: 'operation',
 				type: 'options',
 				noDataExpression: true,
 				displayOptions: { show: { resource: [resource.value] } },
-				default: resource.operations[0].option.value,
+				default: defaultOperation,
 				options: resource.operations.map((operation) => operation.option),
 			} satisfies INodeProperties,
 			...resource.operations.flatMap((operation) =>
@@ -58,6 +60,7 @@ export function nodeProperties(): INodeProperties[] {
 					operation.properties,
 				),
 			),
-		]),
+			];
+		}),
 	];
 }

@@ -51,6 +51,9 @@ export function n8nTransport(send: N8nSend): Transport {
 					};
 				}
 				const code = failure?.code ?? 'NETWORK';
+				// The core's Transport contract reports a failed exchange as a TransportError (it decides
+				// on retries from it); the node turns it into a NodeApiError in helpers/errors.ts.
+				// eslint-disable-next-line @n8n/community-nodes/require-node-api-error
 				throw new TransportError({
 					reason: code,
 					detail: failure?.message ?? String(error),
