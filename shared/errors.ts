@@ -95,8 +95,8 @@ export class ResponseShapeError extends UnexpectedResponseError {
   readonly path: string;
   readonly issues: string[];
 
-  constructor(args: { httpStatus: number; endpoint: EndpointRef; path: string; issues: string[] }) {
-    super({ httpStatus: args.httpStatus, endpoint: args.endpoint, body: '', problem: `payload field ${args.path} does not fit the spec: ${args.issues[0] ?? ''}` });
+  constructor(args: { httpStatus: number; endpoint: EndpointRef; path: string; issues: string[]; reason: string }) {
+    super({ httpStatus: args.httpStatus, endpoint: args.endpoint, body: '', problem: `payload field ${args.path} does not fit the spec: ${args.reason}` });
     this.path = args.path;
     this.issues = args.issues;
   }

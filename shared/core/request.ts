@@ -209,7 +209,8 @@ export function parseAnswer<T>(ref: EndpointRef, response: TransportResponse, sc
   const parsed = schema.safeParse(envelope.payload);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
-    throw new ResponseShapeError({ httpStatus: response.status, endpoint: ref, path: formatPath(parsed.error.issues[0]?.path ?? []), issues });
+    const first = parsed.error.issues[0];
+    throw new ResponseShapeError({ httpStatus: response.status, endpoint: ref, path: formatPath(first?.path ?? []), issues, reason: first?.message ?? 'invalid' });
   }
   return parsed.data;
 }

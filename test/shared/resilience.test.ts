@@ -1,0 +1,187 @@
+// Retries (jittered backoff, Retry-After), what is never repeated (creates), bounded
+// concurrency, cancellation, and clear errors for answers that are not the API's JSON.
+import { TransportError, UnexpectedResponseError, createUndiciTransport, type DriveMonitoringClient, type Transport } from '../../shared';
+import { startHarness, type Harness } from './harness';
+
+let h: Harness;
+let client: DriveMonitoringClient;
+let orgId: number;
+
+beforeAll(async () => {
+  h = await startHarness();
+  client = h.client();
+  orgId = h.credentials().orgId;
+  await client.organization.get(); // warm the token so logs below hold API calls only
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+beforeEach(() => {
+  h.sim.faults.clear();
+  h.sim.requests.clear();
+});
+
+const calls = (path: string, method = 'GET') => h.sim.requests.entries.filter((r) => r.path.endsWith(path) && r.method === method);
+const groupCount = () => h.sim.fleet.orgs().find((o) => o.id === orgId)!.groupIds.length;
+
+describe('idempotent requests are retried', () => {
+  test('5xx gateway pages, then success', async () => {
+    h.sim.faults.set({ paths: ['/organization'], errorRate: 1, errorStatus: 502, times: 2 });
+    const org = await client.organization.get();
+    expect(org.id).toBe(orgId);
+    expect(calls('/organization').map((r) => r.status)).toEqual([502, 502, 200]);
+  });
+
+  test('connection resets, then success', async () => {
+    h.sim.faults.set({ paths: ['/organization'], resetRate: 1, times: 2 });
+    const org = await client.organization.get();
+    expect(org.id).toBe(orgId);
+    expect(calls('/organization')).toHaveLength(3);
+  });
+
+  test('429 waits as long as Retry-After says', async () => {
+    h.sim.faults.set({ paths: ['/organization'], rateLimitRate: 1, retryAfterSec: 1, times: 1 });
+    const started = Date.now();
+    await client.organization.get();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(calls('/organization').map((r) => r.status)).toEqual([429, 200]);
+  });
+
+  test('PUT (E11) is retried too', async () => {
+    const asset = h.sim.fleet.assets().find((a) => a.orgId === orgId && a.assetType === 'Drive')!;
+    h.sim.faults.set({ paths: ['/assetmanagement/asset'], errorRate: 1, times: 1 });
+    await client.assets.rename({ id: asset.id, name: asset.name });
+    expect(calls('/assetmanagement/asset', 'PUT').map((r) => r.status)).toEqual([503, 200]);
+  });
+
+  test('gives up after the attempt budget with the last answer, status and excerpt', async () => {
+    h.sim.faults.set({ paths: ['/organization'], errorRate: 1, errorStatus: 504 });
+    const error = await client.organization.get().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(error).toMatchObject({ httpStatus: 504, endpoint: { id: 'E1' } });
+    expect((error as Error).message).toMatch(/E1 Get own organization: unexpected answer \(HTTP 504\): an HTML page .*504 Gateway Timeout/);
+    expect(calls('/organization')).toHaveLength(4);
+  });
+});
+
+describe('creates are not repeated blindly', () => {
+  test('a 5xx on E5 is reported, not retried, and creates nothing twice', async () => {
+    const before = groupCount();
+    h.sim.faults.set({ paths: ['/organization/assetgroup'], errorRate: 1, times: 1 });
+    const error = await client.organization.createAssetGroup({ orgId, name: 'Retry probe' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(calls('/organization/assetgroup', 'POST')).toHaveLength(1);
+    expect(groupCount()).toBe(before);
+  });
+
+  test('a reset on E5 after sending is reported, not retried', async () => {
+    h.sim.faults.set({ paths: ['/organization/assetgroup'], resetRate: 1, times: 1 });
+    const error = await client.organization.createAssetGroup({ orgId, name: 'Reset probe' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(calls('/organization/assetgroup', 'POST')).toHaveLength(1);
+  });
+
+  test('a 429 on E5 was refused, not processed: retried once, exactly one group created', async () => {
+    const before = groupCount();
+    h.sim.faults.set({ paths: ['/organization/assetgroup'], rateLimitRate: 1, retryAfterSec: 0, times: 1 });
+    const group = await client.organization.createAssetGroup({ orgId, name: 'Throttled probe' });
+    expect(group.name).toBe('Throttled probe');
+    expect(calls('/organization/assetgroup', 'POST').map((r) => r.status)).toEqual([429, 200]);
+    expect(groupCount()).toBe(before + 1);
+  });
+
+  test('a refused connection (nothing sent) is retried even for a create', async () => {
+    let refusals = 1;
+    const inner = createUndiciTransport();
+    const flaky: Transport = {
+      request: (req) => (req.method === 'POST' && !req.url.includes('oauth2') && refusals-- > 0 ? inner.request({ ...req, url: 'http://127.0.0.1:1/' }) : inner.request(req)),
+    };
+    const c = h.client({ transport: flaky });
+    const group = await c.organization.createAssetGroup({ orgId, name: 'After refusal' });
+    await inner.close?.();
+    expect(group.name).toBe('After refusal');
+    expect(calls('/organization/assetgroup', 'POST')).toHaveLength(1);
+  });
+});
+
+describe('answers that are not the API JSON', () => {
+  test.each([
+    ['html', /an HTML page instead of JSON .*Request blocked/],
+    ['truncated', /truncated or invalid JSON/],
+  ] as const)('%s body', async (kind, message) => {
+    h.sim.faults.set({ paths: ['/organization/nodes'], malformedRate: 1, malformedKind: kind, times: 1 });
+    const error = await client.organization.getNodes().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(error).toMatchObject({ httpStatus: 200, endpoint: { id: 'E2' } });
+    expect((error as UnexpectedResponseError).message).toMatch(message);
+    expect((error as UnexpectedResponseError).excerpt.length).toBeLessThanOrEqual(203);
+  });
+
+  test('unknown fields are kept', async () => {
+    h.sim.faults.set({ paths: ['/organization'], malformedRate: 1, malformedKind: 'extra-fields', times: 1 });
+    const org = await client.organization.get();
+    expect(org).toMatchObject({ id: orgId, unknownFieldAddedLater: 'ignored by clients' });
+  });
+
+  test('a payload that does not fit names the endpoint and the field', async () => {
+    const inner = createUndiciTransport();
+    const bending: Transport = {
+      async request(req) {
+        const res = await inner.request(req);
+        if (!req.url.endsWith('/organization')) return res;
+        const json = JSON.parse(res.body.toString()) as { payload: Record<string, unknown> };
+        json.payload.id = 'eleven';
+        return { ...res, body: Buffer.from(JSON.stringify(json)) };
+      },
+    };
+    const error = await h.client({ transport: bending }).organization.get().catch((e: unknown) => e);
+    await inner.close?.();
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toMatch(/^E1 Get own organization: .*payload field payload\.id does not fit the spec: expected an integer$/);
+  });
+});
+
+describe('bounded concurrency and cancellation', () => {
+  test('never more requests in flight than the limit', async () => {
+    const inner = createUndiciTransport();
+    let inFlight = 0;
+    let peak = 0;
+    const counting: Transport = {
+      async request(req) {
+        peak = Math.max(peak, ++inFlight);
+        try {
+          return await inner.request(req);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    h.sim.faults.set({ paths: ['/organization'], latencyMs: 20 });
+    const c = h.client({ transport: counting, concurrency: 3 });
+    await Promise.all(Array.from({ length: 12 }, () => c.organization.get()));
+    await inner.close?.();
+    expect(peak).toBe(3);
+  });
+
+  test('an abort ends a backoff wait at once', async () => {
+    h.sim.faults.set({ paths: ['/organization'], errorRate: 1 });
+    const c = h.client({ retry: { baseDelayMs: 10_000, maxDelayMs: 10_000 } });
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 100);
+    const error = await c.organization.get({ signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ reason: 'ABORTED' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  test('a per-attempt deadline turns a stalled answer into a TIMEOUT', async () => {
+    h.sim.faults.set({ paths: ['/organization'], latencyMs: 2_000 });
+    const c = h.client({ timeoutMs: 100, retry: false });
+    const error = await c.organization.get().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ reason: 'TIMEOUT', endpoint: { id: 'E1' } });
+  });
+});
