@@ -1,12 +1,12 @@
 // Shared setup of the core's integration tests: the simulator over real HTTP, and clients of it.
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
-import { createClient, TokenCache, type ClientOptions, type DriveMonitoringClient } from '../../shared';
+import { createClient, TokenCache, type ApiCredentials, type ClientOptions, type DriveMonitoringClient } from '../../shared';
 
 export interface Harness {
   sim: Simulator;
   /** A client for the organization of `orgType` (default EU), with its own token cache unless given. */
   client(options?: Partial<ClientOptions> & { orgType?: 'VENDOR' | 'CP' | 'EU' }): DriveMonitoringClient;
-  credentials(orgType?: 'VENDOR' | 'CP' | 'EU'): Pick<ClientOptions, 'baseUrl' | 'authUrl' | 'tenantId' | 'apiKey' | 'apiSecret' | 'apiScopeId'> & { orgId: number };
+  credentials(orgType?: 'VENDOR' | 'CP' | 'EU'): ApiCredentials & { baseUrl: string; orgId: number };
   close(): Promise<void>;
 }
 
