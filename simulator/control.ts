@@ -77,7 +77,7 @@ export function createControl(platform: Platform, ticks: Ticks): SimulatorContro
       return reportPayload(report);
     },
     setOnline(assetId, online) {
-      platform.onlineOverrides.set(monitored(assetId).id, online);
+      platform.series.force(monitored(assetId).id, online, platform.now());
     },
     setApiAccess(orgId, enabled) {
       const org = platform.store.org(orgId);

@@ -20,8 +20,6 @@ export class Platform {
   readonly backups: BackupSource;
   readonly subscribers: SubscriberStore;
   readonly links: LinkSigner;
-  /** Online state forced by control.setOnline. */
-  readonly onlineOverrides = new Map<number, boolean>();
   baseUrl = '';
 
   constructor(
@@ -127,13 +125,10 @@ export class Platform {
     };
   }
 
-  /** The last raw collection point while online, or null when nothing was ever received. */
+  /** The last collection point received, or null when nothing was received (lately). */
   latestDataReceived(asset: AssetRec): string | null {
-    const now = this.now();
-    for (let t = now - (now % 30_000), steps = 0; t >= asset.createdOn && steps < 2 * 24 * 120; t -= 30_000, steps++) {
-      if (this.series.online(asset, t, this.onlineOverrides)) return isoUtc(t);
-    }
-    return null;
+    const last = this.series.latestOnline(asset, this.now());
+    return last === undefined ? null : isoUtc(last);
   }
 
   subscriptionPayload(asset: AssetRec): Array<Record<string, unknown>> {

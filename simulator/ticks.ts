@@ -46,7 +46,7 @@ export class Ticker {
     for (const asset of this.platform.store.assets()) {
       if (asset.assetType === 'PowerTrain') continue;
       const states = byOrg.get(asset.orgId) ?? [];
-      states.push({ assetId: asset.id, online: this.platform.series.online(asset, time, this.platform.onlineOverrides), time: isoUtc(time) });
+      states.push({ assetId: asset.id, online: this.platform.series.online(asset, time), time: isoUtc(time) });
       byOrg.set(asset.orgId, states);
     }
     for (const [orgId, states] of byOrg) this.platform.bus.emit('state.hourly', { orgId, states });

@@ -67,9 +67,16 @@ export interface ParamData {
   timestamp: string[];
 }
 
-/** The series generator of one asset; online() is shared with the hourly state ticks. */
+/** Time series, and whether an asset's gateway was online: shared by E17, E8 and the hourly state. */
 export class SeriesSource {
+  /** Online state forced by control.setOnline, from a moment on. */
+  private readonly forced = new Map<number, { online: boolean; since: number }>();
+
   constructor(private readonly seed: number) {}
+
+  force(assetId: number, online: boolean, since: number): void {
+    this.forced.set(assetId, { online, since });
+  }
 
   config(asset: AssetRec): { trends: ParamConfig[]; signals: ParamConfig[] } {
     const { trends, signals } = definitions(asset);
@@ -81,9 +88,19 @@ export class SeriesSource {
     return def && configOf(def);
   }
 
-  online(asset: AssetRec, time: number, overrides?: Map<number, boolean>): boolean {
-    const forced = overrides?.get(asset.id);
-    if (forced !== undefined) return forced;
+  /** The last raw collection point at or before `now` while online; undefined if none within two days of it. */
+  latestOnline(asset: AssetRec, now: number): number | undefined {
+    const forced = this.forced.get(asset.id);
+    const from = forced && !forced.online && now >= forced.since ? forced.since - 1 : now;
+    for (let t = from - (from % RAW_PERIOD_MS), steps = 0; t >= asset.createdOn && steps < 2 * DAY / RAW_PERIOD_MS; t -= RAW_PERIOD_MS, steps++) {
+      if (this.online(asset, t)) return t;
+    }
+    return undefined;
+  }
+
+  online(asset: AssetRec, time: number): boolean {
+    const forced = this.forced.get(asset.id);
+    if (forced && time >= forced.since) return forced.online && time >= asset.createdOn;
     return time >= asset.createdOn && unit(this.seed, asset.id, Math.floor(time / HOUR), 77) >= OFFLINE_SHARE;
   }
 

@@ -101,14 +101,19 @@ describe('control and bus', () => {
     expect(new Set(cbm)).toEqual(new Set(capable.map((a) => a.id)));
   });
 
-  test('setOnline shows in the hourly state', () => {
-    const motor = h.asset((a) => a.assetType === 'Motor', 'motor');
+  test('setOnline(false) shows in the hourly state, and LatestDataReceived stops at that moment', async () => {
+    const motor = h.asset((a) => a.assetType === 'Motor' && a.powerTrainId === null && a.level !== 'expired', 'motor');
+    const since = h.sim.clock.now();
     h.sim.control.setOnline(motor.id, false);
     let online: boolean | undefined;
     const off = h.sim.bus.on('state.hourly', (e) => (online = e.states.find((s) => s.assetId === motor.id)?.online ?? online));
     h.sim.control.tickHourly();
     off();
     expect(online).toBe(false);
+    h.sim.clock.advance(3 * DAY);
+    const detail = expectSuccess(await h.api(motor.orgId, 'GET', `/assetmanagement/asset/${motor.id}`));
+    expect(Date.parse(detail.latestDataReceived)).toBeLessThan(since);
+    expect(Date.parse(detail.latestDataReceived)).toBeGreaterThan(since - DAY);
   });
 
   test('expireSubscriptions makes asset data answer 102205', async () => {

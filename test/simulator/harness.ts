@@ -71,6 +71,10 @@ export async function startHarness(options: SimulatorOptions = {}): Promise<Harn
     token,
     async api(orgId, method, path, body) {
       if (!tokens.has(orgId)) tokens.set(orgId, await token(orgId));
+      const answer = await callApi(sim, tokens.get(orgId), method, path, body);
+      if (answer.status !== 401) return answer;
+      // Tests jump the clock past token lifetimes; fetch a new token once, as a client would.
+      tokens.set(orgId, await token(orgId));
       return callApi(sim, tokens.get(orgId), method, path, body);
     },
     asset(filter, what) {
