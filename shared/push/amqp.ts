@@ -44,7 +44,7 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
         } as ConnectionOptions);
 
         connection.on('connection_error', (context: EventContext) => {
-          const error = context.connection.error as { condition?: string; description?: string } | undefined;
+          const error = (context.error ?? context.connection.error) as { condition?: string; description?: string } | undefined;
           if (error?.condition === 'amqp:unauthorized-access') {
             fail(new PushAuthError(settings.userName, safeUrl, opened ? error.description : 'SASL PLAIN refused'));
           } else {
@@ -52,7 +52,7 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
           }
         });
         connection.on('receiver_error', (context: EventContext) => {
-          fail(classify(context.receiver?.error as { condition?: string; description?: string } | undefined, safeUrl));
+          fail(classify((context.receiver?.error ?? context.error) as { condition?: string; description?: string } | undefined, safeUrl));
         });
         connection.on('receiver_close', () => {
           // The broker closed the link (E29 or a removed address): the connection goes with it.
@@ -60,15 +60,22 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
         });
         connection.on('protocol_error', (context: EventContext) => fail(new PushError(`AMQP protocol error from ${safeUrl}: ${String(context.error)}`, false)));
         connection.on('error', (context: EventContext) => fail(new PushError(`AMQP error from ${safeUrl}: ${String(context.error)}`, false)));
-        connection.on('disconnected', (context: EventContext) => {
+        // rhea says 'disconnected' only for a socket lost while open; a close by either side ends
+        // with 'connection_close'. Either way the session is over.
+        let finished = false;
+        const finish = (cause?: { message?: string; code?: string }): void => {
+          if (finished) return;
+          finished = true;
           clearTimeout(timer);
-          const cause = (context as { error?: { message?: string; code?: string } }).error;
           if (!lastError && !closing) {
             fail(new PushError(`AMQP connection to ${safeUrl} lost${cause ? `: ${cause.code ?? cause.message}` : ''}`, false));
           }
           if (!opened) reject(lastError ?? new PushError(`AMQP connection to ${safeUrl} closed before the link opened`, false));
+          destroySocket(connection);
           endedResolve(closing ? undefined : lastError);
-        });
+        };
+        connection.on('disconnected', (context: EventContext) => finish((context as { error?: { message?: string; code?: string } }).error));
+        connection.on('connection_close', () => finish());
 
         const receiver = connection.open_receiver({
           source: { address: settings.address },
