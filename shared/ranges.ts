@@ -52,6 +52,14 @@ export interface TrendRangeInput extends RangeInput {
 
 type Kind = 'events' | 'trendSignal';
 
+/**
+ * A start this close to the history limit is moved inside it instead of refused: "the last 365
+ * days" computed a moment ago is already a few milliseconds too long by the time it arrives.
+ */
+export const HISTORY_SKEW_MS = 60 * 60_000;
+/** Margin kept inside the limit, so that the first window is still inside when the platform reads it. */
+export const HISTORY_MARGIN_MS = 60_000;
+
 /** Refuse (or clip) a range that reaches before the level's history range. Returns the start to use. */
 export function checkHistory(
   endpoint: EndpointId,
@@ -66,8 +74,9 @@ export function checkHistory(
   if (!level) throw new ValidationError({ field: 'level', value: levelInput, rule: `must be one of ${LEVELS.join(', ')}`, endpoint: endpointRef(endpoint) });
   const days = historyDays(level, kind);
   const earliest = new Date(now - days * DAY_MS);
-  if (start.getTime() >= earliest.getTime()) return start;
-  if (clip) return earliest;
+  const safeStart = new Date(earliest.getTime() + HISTORY_MARGIN_MS);
+  if (start.getTime() >= safeStart.getTime()) return start;
+  if (clip || earliest.getTime() - start.getTime() <= HISTORY_SKEW_MS) return safeStart;
   const what = kind === 'events' ? 'Event history' : 'Trend and signal history';
   throw new ValidationError({
     field: 'startTime',
@@ -75,7 +84,7 @@ export function checkHistory(
     endpoint: endpointRef(endpoint),
     rule: `reaches before the history range of a ${level} asset: ${what} goes back ${days} days, to ${formatUtc(earliest)}${
       days < 365 ? '; Standard or Premium keep 365 days' : ''
-    }. Start later, or pass clip: true to fetch from ${formatUtc(earliest)}`,
+    }. Start later, or pass clip: true to fetch from ${formatUtc(safeStart)}`,
   });
 }
 

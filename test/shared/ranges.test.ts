@@ -1,0 +1,119 @@
+// Long ranges: split into the windows the API serves whole (E14 7 days, E17 30 days), fetched
+// with bounded concurrency, merged in order without duplicates, checked against the level.
+import { DriveMonitoringApiError, splitWindows, type DriveMonitoringClient, type Event } from '../../shared';
+import { startHarness, type Harness } from './harness';
+
+const DAY = 86_400_000;
+let h: Harness;
+let client: DriveMonitoringClient;
+
+beforeAll(async () => {
+  h = await startHarness();
+  client = h.client();
+  await client.organization.get();
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+beforeEach(() => {
+  h.sim.faults.clear();
+  h.sim.requests.clear();
+});
+
+function asset(levels: string[]) {
+  const { orgId } = h.credentials();
+  const found = h.sim.fleet.assets().find((a) => a.orgId === orgId && a.assetType === 'Drive' && levels.includes(a.level));
+  if (!found) throw new Error(`no ${levels.join('/')} drive in the seeded fleet`);
+  return found;
+}
+
+describe('splitWindows', () => {
+  test('consecutive windows of at most the given length, covering the range exactly', () => {
+    const start = new Date('2024-01-01T00:00:00Z');
+    const end = new Date('2024-12-31T00:00:00Z');
+    const windows = splitWindows(start, end, 7 * DAY);
+    expect(windows).toHaveLength(Math.ceil((end.getTime() - start.getTime()) / (7 * DAY)));
+    expect(windows[0].start).toEqual(start);
+    expect(windows[windows.length - 1].end).toEqual(end);
+    windows.slice(1).forEach((w, i) => expect(w.start).toEqual(windows[i].end));
+    expect(windows.every((w) => w.end.getTime() - w.start.getTime() <= 7 * DAY)).toBe(true);
+  });
+
+  test('a short last series window starts earlier, so it is aggregated like the others', () => {
+    const start = new Date('2024-01-01T00:00:00Z');
+    const end = new Date(start.getTime() + 60 * DAY + 30 * 60_000);
+    const windows = splitWindows(start, end, 30 * DAY, 60 * 60_000);
+    expect(windows).toHaveLength(3);
+    expect(windows[2].end.getTime() - windows[2].start.getTime()).toBeGreaterThan(60 * 60_000);
+  });
+});
+
+describe('client.ranges.events', () => {
+  test('a year of events equals the union of the 7-day windows, ordered, each event once', async () => {
+    const drive = asset(['Premium', 'Standard']);
+    const end = new Date(h.sim.clock.now());
+    const start = new Date(end.getTime() - 365 * DAY);
+    const merged = await client.ranges.events({ assetId: drive.id, startTime: start, endTime: end, level: drive.level });
+
+    const rangeCalls = h.sim.requests.api('E14');
+    expect(rangeCalls.length).toBe(53);
+    for (const call of rangeCalls) {
+      expect(Date.parse(call.query.endTime) - Date.parse(call.query.startTime)).toBeLessThanOrEqual(7 * DAY);
+      expect(call.status).toBe(200);
+    }
+
+    // The union of the same windows fetched one by one, by hand.
+    const byId = new Map<number, Event>();
+    for (const call of rangeCalls) {
+      const batch = await client.assetData.listEvents({ assetId: drive.id, startTime: call.query.startTime, endTime: call.query.endTime });
+      for (const e of batch) byId.set(e.id, e);
+    }
+    expect(merged.length).toBeGreaterThan(10);
+    expect(new Set(merged.map((e) => e.id))).toEqual(new Set(byId.keys()));
+    expect(merged).toHaveLength(byId.size);
+    const times = merged.map((e) => Date.parse(e.eventDateTime!));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  test('clip: true starts at the earliest instant a Basic asset allows', async () => {
+    const basic = asset(['Basic']);
+    const now = h.sim.clock.now();
+    await client.ranges.events({ assetId: basic.id, startTime: new Date(now - 200 * DAY), endTime: new Date(now), level: 'Basic', clip: true });
+    const calls = h.sim.requests.api('E14');
+    expect(calls.every((c) => c.status === 200)).toBe(true);
+    const first = Math.min(...calls.map((c) => Date.parse(c.query.startTime)));
+    expect(first).toBeGreaterThanOrEqual(now - 90 * DAY);
+    expect(first).toBeLessThan(now - 89 * DAY);
+  });
+
+  test('without a level, a range past the history is reported by the platform with the level explanation', async () => {
+    const basic = asset(['Basic']);
+    const now = h.sim.clock.now();
+    const error = await client.ranges.events({ assetId: basic.id, startTime: new Date(now - 200 * DAY), endTime: new Date(now) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DriveMonitoringApiError);
+    expect(error).toMatchObject({ code: 102403, endpoint: { id: 'E14' } });
+    expect((error as Error).message).toMatch(/Event history reaches back as far as the level allows \(Entry 90 days, Basic 90 days/);
+  });
+});
+
+describe('client.ranges.trendSignalData', () => {
+  test('65 days in three 30-day windows, one continuous series per parameter', async () => {
+    const drive = asset(['Premium', 'Standard']);
+    const config = await client.assetData.getTrendSignalConfig({ assetId: drive.id });
+    const codes = [config.trends[0].code];
+    const end = new Date(h.sim.clock.now());
+    const start = new Date(end.getTime() - 65 * DAY);
+    h.sim.requests.clear();
+    const merged = await client.ranges.trendSignalData({ assetId: drive.id, parameters: codes, startTime: start, endTime: end, level: drive.level });
+    expect(h.sim.requests.api('E17')).toHaveLength(3);
+    expect(merged.paramDatas.map((p) => p.config.code).sort()).toEqual([...codes].sort());
+    for (const series of merged.paramDatas) {
+      const ts = series.timestamp;
+      expect(ts.length).toBeGreaterThan(1000);
+      expect(ts.every((t, i) => i === 0 || t > ts[i - 1])).toBe(true);
+      expect(series.avg).toHaveLength(ts.length);
+    }
+  });
+});
