@@ -3,7 +3,8 @@ import { TokenService } from './auth';
 import type { SimulatorBus } from './bus';
 import { createControl, type SimulatorControl } from './control';
 import { Faults, type FaultRule } from './faults';
-import { isCbmCapable } from './fleet/model';
+import type { Level } from '../shared/spec';
+import { isCbmCapable, type AssetRec } from './fleet/model';
 import { seedFleet } from './fleet/seed';
 import { createSimulatorServer } from './http/server';
 import { Platform } from './platform';
@@ -76,24 +77,14 @@ export interface SimulatorInfo {
 }
 
 /** A read-only view of the fleet, for tests and demos to pick assets by kind. */
-export interface AssetSummary {
-  id: number;
-  orgId: number;
-  groupId: number;
-  plantId: number;
-  name: string;
-  serialNumber: string;
-  assetType: 'Drive' | 'Motor' | 'PowerTrain';
-  modelType: string;
-  gatewayType: 'NETA21' | 'IOTPanel';
+export interface AssetSummary
+  extends Pick<AssetRec, 'id' | 'orgId' | 'groupId' | 'plantId' | 'name' | 'serialNumber' | 'assetType' | 'modelType' | 'gatewayType' | 'powerTrainId' | 'memberIds'> {
   /** The gating level, 'expired' when every subscription ended. */
-  level: 'Entry' | 'Basic' | 'Standard' | 'Premium' | 'expired';
+  level: Level | 'expired';
   /** True when the asset never had a subscription (it then stands at Entry). */
   unsubscribed: boolean;
   cbmCapable: boolean;
   createdOn: string;
-  powerTrainId: number | null;
-  memberIds: number[] | null;
 }
 
 export interface FleetView {
