@@ -62,10 +62,12 @@ export function parseCli(argv: string[]): SimulatorOptions | 'help' {
     strict: true,
   });
   if (values.help) return 'help';
-  const number = (name: string, text: string | undefined, min: number): number | undefined => {
+  const number = (name: string, text: string | undefined, min: number, exclusive = false): number | undefined => {
     if (text === undefined) return undefined;
     const n = Number(text);
-    if (!Number.isFinite(n) || n < min) throw new Error(`--${name}: '${text}' must be a number >= ${min}`);
+    if (text.trim() === '' || !Number.isFinite(n) || n < min || (exclusive && n === min)) {
+      throw new Error(`--${name}: '${text}' must be a number ${exclusive ? '>' : '>='} ${min}`);
+    }
     return n;
   };
   return {
@@ -74,7 +76,7 @@ export function parseCli(argv: string[]): SimulatorOptions | 'help' {
     seed: values.seed === undefined ? undefined : /^\d+$/.test(values.seed) ? Number(values.seed) : values.seed,
     assets: number('assets', values.assets, 1),
     eventRatePerMinute: number('event-rate', values['event-rate'], 0),
-    timeScale: number('time-scale', values['time-scale'], Number.MIN_VALUE),
+    timeScale: number('time-scale', values['time-scale'], 0, true),
     tokenLifetimeSec: number('token-lifetime', values['token-lifetime'], 1),
     reportGenerationMs: number('report-delay', values['report-delay'], 0),
     push: values['no-push'] ? false : undefined,

@@ -295,6 +295,14 @@ describe('E21 to E23 reports', () => {
     const pdf = Buffer.from(await res.arrayBuffer()).toString('latin1');
     expect(pdf.startsWith('%PDF-1.4')).toBe(true);
     expect(pdf.trimEnd().endsWith('%%EOF')).toBe(true);
+    // A valid file: the cross-reference table points at each object, the stream length is exact.
+    const xrefAt = Number(/startxref\n(\d+)/.exec(pdf)?.[1]);
+    expect(pdf.slice(xrefAt, xrefAt + 4)).toBe('xref');
+    const offsets = [...pdf.slice(xrefAt).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
+    expect(offsets.length).toBeGreaterThanOrEqual(5);
+    offsets.forEach((offset, i) => expect(pdf.slice(offset, offset + 10)).toMatch(new RegExp(`^${i + 1} 0 obj`)));
+    const stream = /<< \/Length (\d+) >>\nstream\n/.exec(pdf)!;
+    expect(pdf.slice(stream.index + stream[0].length + Number(stream[1]), stream.index + stream[0].length + Number(stream[1]) + 10)).toBe('\nendstream');
     expect(pdf).toContain(a.name);
     expect(pdf).toContain(`${utc8(now - 40 * DAY)} to ${utc8(now - 10 * DAY)}`);
     now = h.sim.clock.now();

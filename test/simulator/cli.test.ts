@@ -4,7 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseFault } from '../../simulator/cli';
+import { parseCli, parseFault } from '../../simulator/cli';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'simulator', 'cli.js');
 
@@ -66,5 +66,16 @@ describe('simulator CLI (dist/simulator/cli.js; npm test builds it first)', () =
     expect(parseFault('429=0.5,retry-after=3,path=/assetdata,path=/oauth2,times=4')).toEqual({ rateLimitRate: 0.5, retryAfterSec: 3, paths: ['/assetdata', '/oauth2'], times: 4 });
     expect(parseFault('malformed=1,kind=truncated,latency=50')).toEqual({ malformedRate: 1, malformedKind: 'truncated', latencyMs: 50 });
     expect(() => parseFault('latency=soon')).toThrow(/'soon' is not a number/);
+  });
+
+  test('options parse into simulator options, and bad numbers are refused naming the option', () => {
+    expect(parseCli(['--port', '8080', '--seed', 'demo', '--assets', '10000', '--event-rate', '2.5', '--time-scale', '60', '--token-lifetime', '120', '--report-delay', '0'])).toEqual({
+      port: 8080, host: undefined, seed: 'demo', assets: 10000, eventRatePerMinute: 2.5, timeScale: 60, tokenLifetimeSec: 120, reportGenerationMs: 0, push: undefined, faults: [],
+    });
+    expect((parseCli(['--seed', '42']) as { seed: unknown }).seed).toBe(42);
+    expect(parseCli(['--help'])).toBe('help');
+    expect(() => parseCli(['--time-scale', '0'])).toThrow("--time-scale: '0' must be a number > 0");
+    expect(() => parseCli(['--port', 'eighty'])).toThrow(/--port/);
+    expect(() => parseCli(['--colour'])).toThrow(/colour/);
   });
 });

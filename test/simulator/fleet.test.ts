@@ -54,6 +54,15 @@ describe('seeded fleet', () => {
     }
   });
 
+  test('the push channel starts by default and its URLs are in info.pushUrls', async () => {
+    const withPush = await startSimulator();
+    try {
+      expect(withPush.info.pushUrls).toEqual({ amqp: expect.stringMatching(/^amqp:\/\/127\.0\.0\.1:\d+$/), mqtt: expect.stringMatching(/^mqtt:\/\/127\.0\.0\.1:\d+$/) });
+    } finally {
+      await withPush.close();
+    }
+  });
+
   test('a fleet of 10,000 assets starts and answers', async () => {
     const big = await startHarness({ assets: 10_000 });
     try {
