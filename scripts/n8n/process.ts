@@ -34,6 +34,7 @@ export function run(
   const { allowFailure, timeoutMs = 15 * 60_000, ...spawnOptions } = options;
   const shown = [path.basename(command), ...args].join(' ');
   return new Promise((resolve, reject) => {
+    // eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- a test harness that runs npm and n8n, not node code
     const child = spawn(command, args, { env: node24Env(), ...spawnOptions, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -62,6 +63,7 @@ export function run(
  * children (n8n starts task runners) by the group's id and nothing else.
  */
 export function startDetached(command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
+  // eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- a test harness that runs npm and n8n, not node code
   return spawn(command, args, { env: node24Env(), ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 

@@ -13,8 +13,6 @@ export default async function globalSetup(): Promise<void> {
   const started = Date.now();
   fs.rmSync(ARTIFACTS, { recursive: true, force: true });
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  // Screenshots and logs are for CI to keep, never for git.
-  fs.writeFileSync(path.join(ARTIFACTS, '..', '.gitignore'), '*\n');
 
   const runtime = await ensureN8nRuntime((line) => console.log(`\n[test:n8n] ${line}`));
   const runtimeReady = Date.now();

@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { REPO_ROOT, type InstalledPack } from '../../scripts/n8n/install-pack';
 import { n8nCommand, type N8nInstance } from '../../scripts/n8n/instance';
 import { firstLine, startDetached, stop } from '../../scripts/n8n/process';
+import type { SimulatorCredential, SimulatorInfo } from '../../simulator';
 
 export const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'n8n');
 export const STATE_FILE = path.join(ARTIFACTS, 'state.json');
@@ -21,23 +22,6 @@ export interface E2eState {
 
 export function readState(): E2eState {
   return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as E2eState;
-}
-
-export interface SimulatorCredential {
-  orgId: number;
-  orgName: string;
-  orgType: 'VENDOR' | 'CP' | 'EU';
-  apiKey: string;
-  apiSecret: string;
-}
-
-export interface SimulatorInfo {
-  baseUrl: string;
-  authUrl: string;
-  tenantId: string;
-  apiScopeId: string;
-  credentials: SimulatorCredential[];
-  [key: string]: unknown;
 }
 
 export interface RunningSimulator {
@@ -136,7 +120,7 @@ export function expectPackLoaded(n8nOutput: string, packageName = 'n8n-nodes-dri
  * The run data `n8n execute --rawOutput` prints: a pretty-printed JSON object, possibly after
  * n8n's own log lines. Tries each line that closes an object until one parses.
  */
-export function parsePrintedJson(stdout: string): any {
+export function parsePrintedJson(stdout: string): unknown {
   const lines = stdout.split('\n');
   const start = lines.findIndex((line) => line === '{');
   if (start < 0) throw new Error(`no JSON object in n8n's output:\n${stdout.slice(-3000)}`);

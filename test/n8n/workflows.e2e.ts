@@ -1,0 +1,194 @@
+// Workflows run by n8n's own command line (`n8n execute --id --rawOutput`) with the pack
+// installed as a community package, against the simulator over HTTP: the examples in examples/
+// and the test workflows in test/n8n/workflows/, which together use every operation of the
+// Drive Monitoring node at least once.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { startSimulator, type Simulator } from '../../simulator';
+import { REPO_ROOT } from '../../scripts/n8n/install-pack';
+import { n8nCommand } from '../../scripts/n8n/instance';
+import {
+  ARTIFACTS,
+  EXAMPLES_DIR,
+  WORKFLOWS_DIR,
+  driveMonitoringCredentialData,
+  expectPackLoaded,
+  importCredential,
+  importWorkflows,
+  parsePrintedJson,
+  readState,
+  readWorkflows,
+  type WorkflowJson,
+} from './harness';
+
+const NODE_TYPE = 'n8n-nodes-drive-monitoring.driveMonitoring';
+const CREDENTIAL = { id: 'dmE2eCredential1', name: 'Drive Monitoring (simulator)' };
+
+const state = readState();
+let simulator: Simulator;
+let workflows: WorkflowJson[];
+
+interface StoredBinary {
+  id: string;
+  fileName: string;
+  mimeType: string;
+  bytes: number;
+}
+interface NodeRun {
+  error?: { message: string; description?: string };
+  data?: { main: Array<Array<{ json: Record<string, unknown>; binary?: Record<string, StoredBinary> }> | null> };
+}
+type RunData = Record<string, NodeRun[]>;
+interface PrintedRun {
+  data: { resultData: { runData: RunData } };
+}
+
+/** Values the test workflows name as %placeholder%, taken from the simulator's seeded fleet. */
+function fixtures(sim: Simulator, orgId: number): Record<string, string> {
+  const org = sim.fleet.orgs().find((o) => o.id === orgId)!;
+  const assets = sim.fleet.assets().filter((a) => a.orgId === orgId);
+  const find = (what: string, test: (a: (typeof assets)[number]) => boolean) => {
+    const asset = assets.find(test);
+    if (!asset) throw new Error(`the simulator's organization ${orgId} has no ${what}`);
+    return String(asset.id);
+  };
+  const code = sim.info.subscriptionCodes.find((c) => c.assetType === 'Drive' && c.level === 'Standard');
+  if (!code || sim.info.registrySerialNumbers.length === 0) throw new Error('the simulator offers no free subscription code or serial number');
+  return {
+    orgId: String(orgId),
+    groupId: String(org.groupIds[0]),
+    plantId: String(org.plantIds[0]),
+    premiumDriveId: find('old enough IOT Panel Premium drive with CBM', (a) => a.assetType === 'Drive' && a.level === 'Premium' && a.gatewayType === 'IOTPanel' && a.cbmCapable),
+    entryDriveId: find('Entry drive', (a) => a.assetType === 'Drive' && a.level === 'Entry'),
+    registrySerialNumber: sim.info.registrySerialNumbers[0],
+    driveSubscriptionCode: code.code,
+    runTag: String(Date.now() % 100000),
+  };
+}
+
+function fill(workflow: WorkflowJson, values: Record<string, string>): WorkflowJson {
+  const text = JSON.stringify(workflow).replace(/%([A-Za-z]+)%/g, (match, name: string) => {
+    if (!(name in values)) throw new Error(`workflow "${workflow.name}" names an unknown fixture ${match}`);
+    return values[name];
+  });
+  return JSON.parse(text) as WorkflowJson;
+}
+
+const runs = new Map<string, RunData>();
+
+/** Executes an imported workflow and returns its run data, keeping n8n's output as an artifact. */
+async function execute(workflow: WorkflowJson): Promise<RunData> {
+  const result = await n8nCommand(state.instance, ['execute', `--id=${workflow.id}`, '--rawOutput'], { allowFailure: true });
+  const output = `${result.stdout}\n${result.stderr}`;
+  fs.writeFileSync(path.join(ARTIFACTS, 'executions', `${workflow.id}.log`), output);
+  expectPackLoaded(output);
+  if (result.code !== 0) throw new Error(`n8n execute --id=${workflow.id} exited with ${result.code}:\n${output.slice(-4000)}`);
+  const runData = (parsePrintedJson(result.stdout) as PrintedRun).data.resultData.runData;
+  runs.set(workflow.id!, runData);
+  return runData;
+}
+
+/** The bytes of a binary that n8n keeps in its file-system store (N8N_DEFAULT_BINARY_DATA_MODE). */
+function storedBinary(id: string): Buffer {
+  const [mode, key] = id.split(/:(.*)/s);
+  expect(mode).toBe('filesystem-v2');
+  return fs.readFileSync(path.join(state.instance.userFolder, '.n8n', 'storage', key));
+}
+
+function itemsOf(runData: RunData, nodeName: string) {
+  const run = runData[nodeName]?.[0];
+  if (!run) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(runData).join(', ')}`);
+  if (run.error) throw new Error(`node "${nodeName}" failed: ${run.error.message} ${run.error.description ?? ''}`);
+  return run.data?.main[0] ?? [];
+}
+
+beforeAll(async () => {
+  fs.mkdirSync(path.join(ARTIFACTS, 'executions'), { recursive: true });
+  simulator = await startSimulator({ push: false, reportGenerationMs: 1_000 });
+  const credentialData = driveMonitoringCredentialData(simulator.info);
+  const orgId = simulator.info.credentials.find((c) => c.apiKey === credentialData.apiKey)!.orgId;
+  await importCredential(state.instance, { ...CREDENTIAL, type: 'driveMonitoringApi', data: credentialData });
+
+  const values = fixtures(simulator, orgId);
+  const examples = readWorkflows(EXAMPLES_DIR).map((example, index) => ({ ...example, id: example.id ?? `example${index + 1}` }));
+  workflows = [...examples, ...readWorkflows(WORKFLOWS_DIR)].map((workflow) => fill(workflow, values));
+  await importWorkflows(state.instance, workflows, { driveMonitoringApi: CREDENTIAL });
+});
+
+afterAll(async () => {
+  await simulator?.close();
+});
+
+describe('workflows executed by the n8n command line', () => {
+  it('imported the test workflows', () => {
+    expect(workflows.map((w) => w.id)).toEqual(expect.arrayContaining(readWorkflows(WORKFLOWS_DIR).map((w) => w.id)));
+  });
+
+  it.each(readWorkflows(WORKFLOWS_DIR).map((w) => [w.id!, w.name]))('runs %s (%s): every node succeeds', async (id) => {
+    const workflow = workflows.find((w) => w.id === id)!;
+    const runData = await execute(workflow);
+    for (const node of workflow.nodes.filter((n) => n.type === NODE_TYPE && !('onError' in n))) {
+      expect(itemsOf(runData, node.name).length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('what the runs show', () => {
+  const run = (id: string) => {
+    const data = runs.get(id);
+    if (!data) throw new Error(`workflow ${id} has not run`);
+    return data;
+  };
+
+  it('downloads binary files: an event logger file and a report, stored by n8n as received', () => {
+    for (const [id, node, property] of [
+      ['e2eAssetData', 'Get Event Logger File', 'data'],
+      ['e2eReports', 'Create Report', 'report'],
+      ['e2eReports', 'Download Report', 'data'],
+    ]) {
+      const [item] = itemsOf(run(id), node);
+      const binary = item.binary?.[property];
+      expect(binary).toEqual(expect.objectContaining({ fileName: expect.any(String), mimeType: expect.any(String), id: expect.any(String) }));
+      if (!binary) return;
+      const bytes = storedBinary(binary.id);
+      expect(bytes.length).toBeGreaterThan(0);
+      expect(bytes.length).toBe(binary.bytes);
+      if (binary.mimeType === 'application/pdf') expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    }
+  });
+
+  it('surfaces a level-denied error with its explanation', () => {
+    const [item] = itemsOf(run('e2eLevelDenied'), 'Get CBM Of Entry Drive');
+    const error = item.json.error as string;
+    expect(error).toEqual(expect.any(String));
+    const explained = `${error} ${item.json.description ?? ''} ${JSON.stringify(item.json)}`;
+    expect(explained).toMatch(/102403|subscription level/i);
+    expect(explained).toMatch(/Entry/);
+  });
+
+  it('used every operation of every resource at least once', () => {
+    // The node's own description says which operations exist; the runs say which succeeded.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { DriveMonitoring } = require(path.join(REPO_ROOT, 'dist', 'nodes', 'DriveMonitoring', 'DriveMonitoring.node.js'));
+    const properties = new DriveMonitoring().description.properties as Array<{
+      name: string;
+      options?: Array<{ value: string }>;
+      displayOptions?: { show?: { resource?: string[] } };
+    }>;
+    const all = properties
+      .filter((p) => p.name === 'operation')
+      .flatMap((p) => p.options!.map((o) => `${p.displayOptions?.show?.resource?.[0]}.${o.value}`))
+      .sort();
+    const used = new Set<string>();
+    for (const workflow of workflows) {
+      const runData = runs.get(workflow.id!);
+      for (const node of workflow.nodes.filter((n) => n.type === NODE_TYPE)) {
+        const nodeRun = runData?.[node.name]?.[0];
+        if (nodeRun && !nodeRun.error && !('onError' in node)) used.add(`${node.parameters!.resource}.${node.parameters!.operation}`);
+      }
+    }
+    expect(all.length).toBeGreaterThanOrEqual(30);
+    expect(all.filter((op) => !used.has(op))).toEqual([]);
+  });
+});
