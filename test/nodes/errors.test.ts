@@ -105,7 +105,10 @@ test('Continue On Fail: failed items carry their error, the others their result,
 	expect(items.map((i) => (i.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 3]);
 	expect(items[0].json).toMatchObject({ id: drive.id });
 	expect(items[1].json.error).toMatch(/is not a valid ID/);
-	expect(items[2].json).toMatchObject({ error: 'Asset does not exist (code 102201)', code: 102201, httpCode: '400' });
+	expect(items[2].json).toEqual({
+		error: 'Asset does not exist (code 102201)',
+		details: { code: 102201, httpCode: '400', description: expect.stringContaining('asset does not exist') },
+	});
 	expect(items[3].json).toMatchObject({ id: drive.id });
 });
 

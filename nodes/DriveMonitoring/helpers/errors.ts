@@ -104,15 +104,19 @@ async function assetLevel(
 	}
 }
 
-/** The JSON of a failed item under Continue On Fail: what failed and why, never a secret. */
+/**
+ * The JSON of a failed item under Continue On Fail: what failed and why, never a secret. Only the
+ * keys n8n reads as an error item (`error`, `details`), so "On Error: Continue (using error
+ * output)" routes it to the error output.
+ */
 export function errorOutput(error: NodeApiError | NodeOperationError): IDataObject {
 	const code = apiCode(error);
-	return {
-		error: error.message,
+	const details: IDataObject = {
 		...(error.description ? { description: error.description } : {}),
 		...(error instanceof NodeApiError && error.httpCode ? { httpCode: error.httpCode } : {}),
 		...(typeof code === 'number' ? { code } : {}),
 	};
+	return { error: error.message, ...(Object.keys(details).length > 0 ? { details } : {}) };
 }
 
 /** The platform's error code, kept in the NodeApiError's error response (the core error's JSON). */

@@ -2,6 +2,7 @@
 // see, composed from E1, E2 and E3 (the API has no "search" endpoint).
 import type { Asset, OrganizationNode } from '../../../shared/schemas';
 import type { DriveMonitoringClient } from '../transport';
+import { withMembers } from '../helpers/assets';
 
 export interface OrgEntry {
 	id: number;
@@ -33,16 +34,7 @@ export async function allAssets(client: DriveMonitoringClient): Promise<Asset[]>
 	const tree = await client.organization.getNodes();
 	const endUsers = organizationsOf(tree).filter((org) => org.type === 'EU');
 	const lists = await Promise.all(endUsers.map(async (org) => await client.organization.listAssets({ orgId: org.id })));
-	const seen = new Set<number>();
-	const out: Asset[] = [];
-	const add = (asset: Asset) => {
-		if (seen.has(asset.id)) return;
-		seen.add(asset.id);
-		out.push(asset);
-		asset.subAssets?.forEach(add);
-	};
-	lists.flat().forEach(add);
-	return out;
+	return withMembers(lists.flat());
 }
 
 export function assetLabel(asset: Asset): string {

@@ -60,6 +60,11 @@ export class N8nTestEngine {
 		this.credentialsHelper = new TestCredentialsHelper(this.pack.credentialTypes);
 	}
 
+	/** Make more node types known (e.g. stand-ins for n8n-nodes-base nodes). */
+	addNodeTypes(types: Record<string, INodeType>): void {
+		for (const [name, type] of Object.entries(types)) this.pack.nodes.set(name, type);
+	}
+
 	addCredential(credential: StoredCredential): void {
 		this.credentialsHelper.add(credential);
 	}
@@ -116,7 +121,12 @@ export class N8nTestEngine {
 	/** Run a workflow from its trigger in manual mode and wait for the end. */
 	async run(json: WorkflowJson, options: RunOptions = {}): Promise<RunResult> {
 		const workflow = this.workflowOf(json, options.parameters);
-		const start = workflow.getStartNode();
+		// n8n starts manual runs at the trigger; stand-in triggers have no trigger() of their own.
+		const start =
+			workflow.getStartNode() ??
+			Object.values(workflow.nodes).find((node) =>
+				this.pack.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description.group.includes('trigger'),
+			);
 		if (!start) throw new Error('the workflow has no trigger node');
 		const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
 			id: 'test',

@@ -6,3 +6,5 @@ import path from 'node:path';
 
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'dm-n8n-'));
 process.env.N8N_ENCRYPTION_KEY ??= 'drive-monitoring-tests-only';
+// n8n's logger prints every node error to the console; the tests assert on errors themselves.
+process.env.N8N_LOG_LEVEL ??= 'silent';

@@ -1,7 +1,6 @@
 import type { Operation } from '../types';
-import { getIdParameter, locator, simplifyOption } from '../common';
-import { toItems } from '../output';
-import { simplifyAsset } from './simplify';
+import { getIdParameter, locator } from '../common';
+import { assetListItems, assetListProperties } from './assetList';
 
 export const getManyInGroup: Operation = {
 	option: {
@@ -10,11 +9,10 @@ export const getManyInGroup: Operation = {
 		action: 'Get assets of an asset group',
 		description: 'List the assets of one asset group of an end-user organization, one item per asset',
 	},
-	properties: [locator('organization', { description: 'The end-user organization of the group' }), locator('assetGroup'), simplifyOption],
+	properties: [locator('organization', { description: 'The end-user organization of the group' }), locator('assetGroup'), ...assetListProperties],
 	async execute(client, itemIndex) {
 		const orgId = getIdParameter.call(this, 'organization', itemIndex);
 		const assetGroupId = getIdParameter.call(this, 'assetGroup', itemIndex);
-		const assets = await client.organization.listGroupAssets({ orgId, assetGroupId });
-		return toItems(this.getNodeParameter('simplify', itemIndex) ? assets.map(simplifyAsset) : assets);
+		return assetListItems.call(this, await client.organization.listGroupAssets({ orgId, assetGroupId }), itemIndex);
 	},
 };

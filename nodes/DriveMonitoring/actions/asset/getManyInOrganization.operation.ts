@@ -1,7 +1,6 @@
 import type { Operation } from '../types';
-import { getIdParameter, locator, simplifyOption } from '../common';
-import { toItems } from '../output';
-import { simplifyAsset } from './simplify';
+import { getIdParameter, locator } from '../common';
+import { assetListItems, assetListProperties } from './assetList';
 
 export const getManyInOrganization: Operation = {
 	option: {
@@ -10,10 +9,9 @@ export const getManyInOrganization: Operation = {
 		action: 'Get assets of an organization',
 		description: 'List the drives, motors and powertrains of an end-user organization, one item per asset',
 	},
-	properties: [locator('organization', { description: 'The end-user organization' }), simplifyOption],
+	properties: [locator('organization', { description: 'The end-user organization' }), ...assetListProperties],
 	async execute(client, itemIndex) {
 		const orgId = getIdParameter.call(this, 'organization', itemIndex);
-		const assets = await client.organization.listAssets({ orgId });
-		return toItems(this.getNodeParameter('simplify', itemIndex) ? assets.map(simplifyAsset) : assets);
+		return assetListItems.call(this, await client.organization.listAssets({ orgId }), itemIndex);
 	},
 };
