@@ -14,8 +14,8 @@ import { RequestLog } from './requestLog';
 import { SimClock, isoUtc } from './time';
 import { Ticker } from './ticks';
 
-export type { FaultRule } from './faults';
-export type { RequestRecord } from './requestLog';
+export type { FaultRule, Faults } from './faults';
+export type { RequestLog, RequestRecord } from './requestLog';
 export type { SimulatorControl } from './control';
 export type { RaiseEventInput } from './data/events';
 export { SimClock } from './time';
