@@ -78,8 +78,19 @@ export class TokenCache {
   }
 }
 
+const keys = new WeakMap<ApiCredentials, string>();
+
 /** Cache key of a credential set: a hash, so the secret is never kept as a map key in clear. */
 export function credentialKey(credentials: ApiCredentials): string {
+  let key = keys.get(credentials);
+  if (key === undefined) {
+    key = hashCredentials(credentials);
+    keys.set(credentials, key);
+  }
+  return key;
+}
+
+function hashCredentials(credentials: ApiCredentials): string {
   return createHash('sha256')
     .update(JSON.stringify([credentials.authUrl.replace(/\/+$/, ''), credentials.tenantId, credentials.apiKey, credentials.apiScopeId, credentials.apiSecret]))
     .digest('base64url');

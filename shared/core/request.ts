@@ -11,7 +11,7 @@ import {
   type EndpointRef,
 } from '../errors';
 import { explainEndpointDenial } from '../levels';
-import { Envelope } from '../schemas/envelope';
+import type { Envelope } from '../schemas/envelope';
 import { API_PREFIX, ENDPOINTS, UNAUTHORIZED_CODE, type EndpointId } from '../spec';
 import { headerValue, type Transport, type TransportRequest, type TransportResponse } from '../transport/types';
 import { toTransportError } from '../transport/undici';
@@ -176,9 +176,27 @@ export function readEnvelope(ref: EndpointRef, response: TransportResponse): Env
   } catch {
     throw unexpected(`truncated or invalid JSON (${response.body.length} bytes)`);
   }
-  const envelope = Envelope.safeParse(json);
-  if (!envelope.success) throw unexpected('JSON without the API envelope {payload, message, success, code}');
-  return envelope.data;
+  const envelope = envelopeOf(json);
+  if (!envelope) throw unexpected('JSON without the API envelope {payload, message, success, code}');
+  return envelope;
+}
+
+/** The envelope's four fields in any casing (hot path: read directly rather than through a schema). */
+function envelopeOf(json: unknown): Envelope | undefined {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
+  const record = json as Record<string, unknown>;
+  const get = (name: string): unknown => {
+    if (name in record) return record[name];
+    const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+    return key === undefined ? undefined : record[key];
+  };
+  const success = get('success');
+  const rawCode = get('code');
+  const code = typeof rawCode === 'string' && /^\d+$/.test(rawCode) ? Number(rawCode) : rawCode;
+  const message = get('message');
+  if (typeof success !== 'boolean' || typeof code !== 'number' || !Number.isInteger(code)) return undefined;
+  if (message !== undefined && message !== null && typeof message !== 'string') return undefined;
+  return { ...record, payload: get('payload'), message: message ?? null, success, code };
 }
 
 /** Turn a final answer into the payload, or into the right error. */

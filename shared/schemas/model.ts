@@ -11,13 +11,26 @@ type Shape = Record<string, z.ZodType>;
  */
 export function model<S extends Shape>(shape: S, aliases: Record<string, keyof S & string> = {}) {
   const lookup = new Map<string, string>();
-  for (const key of Object.keys(shape)) lookup.set(key.toLowerCase(), key);
+  for (const key of Object.keys(shape)) {
+    lookup.set(key, key);
+    lookup.set(key.toLowerCase(), key);
+  }
   for (const [alias, key] of Object.entries(aliases)) lookup.set(alias.toLowerCase(), key);
   return z.preprocess((input) => canonicalKeys(input, lookup), z.looseObject(shape));
 }
 
 function canonicalKeys(input: unknown, lookup: Map<string, string>): unknown {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+  // Fast path: every key already canonical (or unknown), as the platform sends them (A1).
+  let canonicalAlready = true;
+  for (const key in input) {
+    const canonical = lookup.get(key) ?? lookup.get(key.toLowerCase());
+    if (canonical !== undefined && canonical !== key) {
+      canonicalAlready = false;
+      break;
+    }
+  }
+  if (canonicalAlready) return input;
   const out: Record<string, unknown> = {};
   const exact = new Set<string>();
   for (const [key, value] of Object.entries(input)) {
@@ -42,11 +55,11 @@ export const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transf
 /** A double, also when sent as a numeral string. */
 export const num = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)], { error: 'expected a number' });
 /** Optional text: absent or null both read as null. */
-export const text = z.string().nullish().transform((v) => v ?? null);
+export const text = z.string().nullable().default(null);
 /** Text that arrives as a string or a number (ids, parameter values). */
 export const textish = z.union([z.string(), z.number().transform(String)]).nullish().transform((v) => v ?? null);
-export const optInt = int.nullish().transform((v) => v ?? null);
-export const optNum = num.nullish().transform((v) => v ?? null);
+export const optInt = int.nullable().default(null);
+export const optNum = num.nullable().default(null);
 /** Empty strings mean "none" in several fields (CBM dates, created-user fields). */
 export const textOrEmpty = z.string().nullish().transform((v) => (v === undefined || v === null || v.trim() === '' ? null : v));
 export const optIntOrEmpty = z

@@ -30,43 +30,30 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
 
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {
-      const signals = [req.signal, req.timeoutMs ? AbortSignal.timeout(req.timeoutMs) : undefined].filter(
-        (s): s is AbortSignal => s !== undefined,
-      );
-      const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-      try {
-        const res = await agent.request({
-          origin: new URL(req.url).origin,
-          path: pathOf(req.url),
-          method: req.method,
-          headers: req.headers,
-          body: req.body,
-          signal,
-        });
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of res.body) {
-          size += (chunk as Buffer).length;
-          if (size > maxBytes) {
+      const signal = req.signal;
+      // The deadline rides on undici's own (coarse, cheap) timers: time to headers, then idle body time.
+      const timeouts = req.timeoutMs ? { headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs } : {};
+      const url = new URL(req.url);
+      const outcome = await agent
+        .request({ origin: url.origin, path: url.pathname + url.search, method: req.method, headers: req.headers, body: req.body, signal, ...timeouts })
+        .then(async (res) => {
+          const declared = Number(res.headers['content-length'] ?? 0);
+          if (declared > maxBytes) {
             res.body.destroy();
-            throw new TransportError({ reason: 'TOO_LARGE', detail: `response body over ${maxBytes} bytes` });
+            return { tooLarge: declared };
           }
-          chunks.push(chunk as Buffer);
-        }
-        return { status: res.statusCode, headers: res.headers as TransportResponse['headers'], body: Buffer.concat(chunks, size) };
-      } catch (error) {
-        throw toTransportError(error, signal);
-      }
+          const body = Buffer.from(await res.body.arrayBuffer());
+          return body.length > maxBytes ? { tooLarge: body.length } : { response: { status: res.statusCode, headers: res.headers as TransportResponse['headers'], body } };
+        })
+        .catch((error: unknown) => ({ error }));
+      if ('error' in outcome) throw toTransportError(outcome.error, signal);
+      if ('tooLarge' in outcome) throw new TransportError({ reason: 'TOO_LARGE', detail: `response body of ${outcome.tooLarge} bytes is over the ${maxBytes}-byte limit` });
+      return outcome.response;
     },
     async close() {
       await agent.close();
     },
   };
-}
-
-function pathOf(url: string): string {
-  const u = new URL(url);
-  return u.pathname + u.search;
 }
 
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -87,10 +74,10 @@ export function toTransportError(error: unknown, signal?: AbortSignal): Transpor
   const code = err.code ?? err.cause?.code ?? 'NETWORK';
   const timeouts: Record<string, string> = {
     UND_ERR_CONNECT_TIMEOUT: 'connect timeout',
-    UND_ERR_HEADERS_TIMEOUT: 'no response headers in time',
-    UND_ERR_BODY_TIMEOUT: 'response body stalled',
+    UND_ERR_HEADERS_TIMEOUT: 'no response headers before the deadline',
+    UND_ERR_BODY_TIMEOUT: 'the response body stalled past the deadline',
   };
   const detail = timeouts[code] ?? err.message ?? String(error);
-  const reason = error instanceof undiciErrors.SocketError ? 'ECONNRESET' : code;
+  const reason = timeouts[code] ? 'TIMEOUT' : error instanceof undiciErrors.SocketError ? 'ECONNRESET' : code;
   return new TransportError({ reason, detail, notSent: NOT_SENT.has(code), cause: error });
 }
