@@ -25,6 +25,12 @@ export class TokenCache {
     this.now = options.now ?? Date.now;
   }
 
+  /** The cached token when it is fresh (no refresh due), synchronously; undefined otherwise. */
+  peek(credentials: ApiCredentials): string | undefined {
+    const token = this.entries.get(credentialKey(credentials))?.token;
+    return token && this.now() < token.expiresAt - this.refreshAhead(token) ? token.accessToken : undefined;
+  }
+
   async get(credentials: ApiCredentials, fetch: () => Promise<AccessToken>, signal?: AbortSignal): Promise<string> {
     const key = credentialKey(credentials);
     const entry = this.entry(key);

@@ -12,8 +12,16 @@ export class Limiter {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a positive integer, got ${limit}`);
   }
 
-  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    await this.acquire(signal);
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (this.active < this.limit && this.queue.length === 0 && !signal?.aborted) {
+      // Fast path: a free slot, no queue, no extra promise hop.
+      this.active++;
+      return this.runHeld(task);
+    }
+    return this.acquire(signal).then(() => this.runHeld(task));
+  }
+
+  private async runHeld<T>(task: () => Promise<T>): Promise<T> {
     try {
       return await task();
     } finally {

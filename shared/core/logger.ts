@@ -10,8 +10,10 @@ export interface Logger {
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
+export type SafeLogger = Required<Logger> & { enabled: Record<LogLevel, boolean> };
+
 /** Wrap a logger so that every message and meta value is redacted before it leaves the core. */
-export function safeLogger(logger: Logger | undefined): Required<Logger> {
+export function safeLogger(logger: Logger | undefined): SafeLogger {
   const emit = (level: LogLevel) => (message: string, meta?: Record<string, unknown>) => {
     const fn = logger?.[level];
     if (!fn) return;
@@ -21,5 +23,6 @@ export function safeLogger(logger: Logger | undefined): Required<Logger> {
       // A failing logger must not fail the request.
     }
   };
-  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+  const enabled = { debug: !!logger?.debug, info: !!logger?.info, warn: !!logger?.warn, error: !!logger?.error };
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error'), enabled };
 }

@@ -16,7 +16,7 @@ import { API_PREFIX, ENDPOINTS, UNAUTHORIZED_CODE, type EndpointId } from '../sp
 import { headerValue, type Transport, type TransportRequest, type TransportResponse } from '../transport/types';
 import { toTransportError } from '../transport/undici';
 import type { Limiter } from './limiter';
-import type { Logger } from './logger';
+import type { SafeLogger } from './logger';
 import { backoffDelay, isRetryableStatus, retryAfterMs, type RetryPolicy } from './retry';
 import { anySignal, sleep } from './wait';
 
@@ -35,7 +35,7 @@ export interface CoreConfig {
   retry: RetryPolicy;
   /** Per-attempt deadline. */
   timeoutMs: number;
-  logger: Required<Logger>;
+  logger: SafeLogger;
   signal?: AbortSignal;
   random?: () => number;
 }
@@ -56,14 +56,32 @@ export function isIdempotent(endpoint: EndpointId): boolean {
   return ENDPOINTS[endpoint].method !== 'POST' || IDEMPOTENT_POSTS.has(endpoint);
 }
 
+type PathPart = string | { param: string };
+const templates = new Map<EndpointId, PathPart[]>();
+
+/** An endpoint's path template split once into literal parts and parameter names. */
+function templateOf(endpoint: EndpointId): PathPart[] {
+  let parts = templates.get(endpoint);
+  if (!parts) {
+    parts = ENDPOINTS[endpoint].path.split(/(\{\w+\})/).filter((p) => p !== '').map((p) => (p.startsWith('{') ? { param: p.slice(1, -1) } : p));
+    templates.set(endpoint, parts);
+  }
+  return parts;
+}
+
 export function endpointUrl(baseUrl: string, endpoint: EndpointId, params: Record<string, string | number> = {}, query?: Record<string, string>): string {
-  const path = ENDPOINTS[endpoint].path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`${endpoint}: missing path parameter ${name}`);
-    return encodeURIComponent(String(value));
-  });
-  const search = query ? `?${new URLSearchParams(query).toString()}` : '';
-  return `${baseUrl.replace(/\/+$/, '')}${API_PREFIX}${path}${search}`;
+  let url = baseUrl.endsWith('/') ? baseUrl.replace(/\/+$/, '') : baseUrl;
+  url += API_PREFIX;
+  for (const part of templateOf(endpoint)) {
+    if (typeof part === 'string') {
+      url += part;
+      continue;
+    }
+    const value = params[part.param];
+    if (value === undefined) throw new Error(`${endpoint}: missing path parameter ${part.param}`);
+    url += encodeURIComponent(String(value));
+  }
+  return query ? `${url}?${new URLSearchParams(query).toString()}` : url;
 }
 
 export class ApiCore {
@@ -114,7 +132,7 @@ export class ApiCore {
       if (body !== undefined) headers['content-type'] = 'application/json';
       let token: string | undefined;
       if (auth) {
-        token = await auth.cache.get(auth.credentials, () => auth.fetch(), signal);
+        token = auth.cache.peek(auth.credentials) ?? (await auth.cache.get(auth.credentials, () => auth.fetch(), signal));
         headers.authorization = `Bearer ${token}`;
       }
       const started = Date.now();
@@ -133,7 +151,9 @@ export class ApiCore {
         await sleep(delay, signal);
         continue;
       }
-      config.logger.debug(`${label} ${ref ? url : redactUrl(url)} -> HTTP ${response.status} in ${Date.now() - started} ms (attempt ${attempt})`);
+      if (config.logger.enabled.debug) {
+        config.logger.debug(`${label} ${ref ? url : redactUrl(url)} -> HTTP ${response.status} in ${Date.now() - started} ms (attempt ${attempt})`);
+      }
 
       if (response.status === 401 && auth && token !== undefined && !reauthenticated) {
         // assumption A4: any 401 means the token was refused. Re-authenticate once, then retry once.
@@ -168,8 +188,9 @@ export function readEnvelope(ref: EndpointRef, response: TransportResponse): Env
   const contentType = headerValue(response.headers, 'content-type');
   const unexpected = (problem: string): UnexpectedResponseError =>
     new UnexpectedResponseError({ httpStatus: response.status, body: text, problem, endpoint: ref, contentType });
-  if (text.trim() === '') throw unexpected('empty body where the JSON envelope was expected');
-  if (/html/i.test(contentType ?? '') || /^\s*</.test(text)) throw unexpected('an HTML page instead of JSON (a gateway or proxy error page?)');
+  const first = firstVisibleChar(text);
+  if (first === '') throw unexpected('empty body where the JSON envelope was expected');
+  if (first === '<' || (contentType !== undefined && /html/i.test(contentType))) throw unexpected('an HTML page instead of JSON (a gateway or proxy error page?)');
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -179,6 +200,14 @@ export function readEnvelope(ref: EndpointRef, response: TransportResponse): Env
   const envelope = envelopeOf(json);
   if (!envelope) throw unexpected('JSON without the API envelope {payload, message, success, code}');
   return envelope;
+}
+
+function firstVisibleChar(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09 && c !== 0xfeff) return text[i];
+  }
+  return '';
 }
 
 /** The envelope's four fields in any casing (hot path: read directly rather than through a schema). */
