@@ -24,54 +24,22 @@ describe('token endpoint (Entra-style client credentials)', () => {
     expect(signature.length).toBeGreaterThan(20);
   });
 
-  test('wrong secret is refused 401 invalid_client AADSTS7000215', async () => {
-    const { status, body } = await requestToken(h.sim, tokenForm(h.sim, eu, { client_secret: 'not-the-secret' }));
-    expect(status).toBe(401);
-    expect(body).toMatchObject({ error: 'invalid_client', error_codes: [7000215] });
-    expect(body.error_description).toMatch(/^AADSTS7000215: Invalid client secret/);
-    expect(body.trace_id).toMatch(/^[0-9a-f-]{36}$/);
-  });
-
-  test('missing secret is refused 401 invalid_client AADSTS7000218', async () => {
-    const { status, body } = await requestToken(h.sim, tokenForm(h.sim, eu, { client_secret: undefined }));
-    expect(status).toBe(401);
-    expect(body).toMatchObject({ error: 'invalid_client', error_codes: [7000218] });
-  });
-
-  test('unknown client id is refused 400 unauthorized_client AADSTS700016', async () => {
-    const { status, body } = await requestToken(h.sim, tokenForm(h.sim, eu, { client_id: '00000000-0000-4000-a000-000000000000' }));
-    expect(status).toBe(400);
-    expect(body).toMatchObject({ error: 'unauthorized_client', error_codes: [700016] });
-  });
-
-  test('wrong tenant is refused 400 invalid_request AADSTS90002', async () => {
-    const { status, body } = await requestToken(h.sim, tokenForm(h.sim, eu), 'contoso-tenant');
-    expect(status).toBe(400);
-    expect(body).toMatchObject({ error: 'invalid_request', error_codes: [90002] });
-  });
-
-  test('scope without /.default is refused 400 invalid_scope AADSTS1002012', async () => {
-    const { status, body } = await requestToken(h.sim, tokenForm(h.sim, eu, { scope: h.sim.info.apiScopeId }));
-    expect(status).toBe(400);
-    expect(body).toMatchObject({ error: 'invalid_scope', error_codes: [1002012] });
-  });
-
-  test('scope of another resource is refused 400 invalid_resource AADSTS500011', async () => {
-    const { status, body } = await requestToken(h.sim, tokenForm(h.sim, eu, { scope: 'api://other-app/.default' }));
-    expect(status).toBe(400);
-    expect(body).toMatchObject({ error: 'invalid_resource', error_codes: [500011] });
-  });
-
-  test('another grant type is refused 400 unsupported_grant_type AADSTS70003', async () => {
-    const { status, body } = await requestToken(h.sim, tokenForm(h.sim, eu, { grant_type: 'password' }));
-    expect(status).toBe(400);
-    expect(body).toMatchObject({ error: 'unsupported_grant_type', error_codes: [70003] });
-  });
-
-  test('missing grant_type is refused 400 invalid_request AADSTS900144', async () => {
-    const { status, body } = await requestToken(h.sim, tokenForm(h.sim, eu, { grant_type: undefined }));
-    expect(status).toBe(400);
-    expect(body).toMatchObject({ error: 'invalid_request', error_codes: [900144] });
+  test.each([
+    ['wrong secret', { client_secret: 'not-the-secret' }, undefined, 401, 'invalid_client', 7000215],
+    ['missing secret', { client_secret: undefined }, undefined, 401, 'invalid_client', 7000218],
+    ['unknown client id', { client_id: '00000000-0000-4000-a000-000000000000' }, undefined, 400, 'unauthorized_client', 700016],
+    ['wrong tenant', {}, 'contoso-tenant', 400, 'invalid_request', 90002],
+    ['scope without /.default', { scope: 'SCOPE' }, undefined, 400, 'invalid_scope', 1002012],
+    ['scope of another resource', { scope: 'api://other-app/.default' }, undefined, 400, 'invalid_resource', 500011],
+    ['another grant type', { grant_type: 'password' }, undefined, 400, 'unsupported_grant_type', 70003],
+    ['missing grant_type', { grant_type: undefined }, undefined, 400, 'invalid_request', 900144],
+  ] as const)('%s is refused as Entra does', async (_rule, overrides, tenant, status, error, aadsts) => {
+    const fields = Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, v === 'SCOPE' ? h.sim.info.apiScopeId : v]));
+    const answer = await requestToken(h.sim, tokenForm(h.sim, eu, fields), tenant);
+    expect(answer.status).toBe(status);
+    expect(answer.body).toMatchObject({ error, error_codes: [aadsts], trace_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(answer.body.error_description).toMatch(new RegExp(`^AADSTS${aadsts}: `));
+    expect(answer.body.access_token).toBeUndefined();
   });
 
   test('a JSON body instead of the form is refused (the form is required)', async () => {
