@@ -9,6 +9,13 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** The parts of a request an endpoint fills from its validated input. */
+export interface RequestParts {
+  params?: Record<string, string | number>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
 /** What an endpoint group needs: validate input for an endpoint, then call it. */
 export class EndpointContext {
   constructor(readonly core: ApiCore) {}
@@ -17,12 +24,25 @@ export class EndpointContext {
     return validateInput(endpointRef(endpoint), schema, input);
   }
 
-  call<T>(
-    endpoint: EndpointId,
-    schema: z.ZodType<T>,
-    request: { params?: Record<string, string | number>; query?: Record<string, string>; body?: unknown },
-    options?: RequestOptions,
-  ): Promise<T> {
+  call<T>(endpoint: EndpointId, schema: z.ZodType<T>, request: RequestParts, options?: RequestOptions): Promise<T> {
     return this.core.call({ endpoint, schema, ...request, signal: options?.signal });
+  }
+
+  /**
+   * An endpoint function: validate the input (refusing before anything is sent), build the
+   * request from the validated values, send it, and parse the answer with `output`.
+   */
+  endpoint<S extends z.ZodType, T>(
+    endpoint: EndpointId,
+    input: S,
+    output: z.ZodType<T>,
+    build: (valid: z.output<S>) => RequestParts,
+  ): (input: z.input<S>, options?: RequestOptions) => Promise<T> {
+    return async (raw, options) => this.call(endpoint, output, build(this.validate(endpoint, input, raw)), options);
+  }
+
+  /** An endpoint without input (E1, E2, E26, E27). */
+  endpointWithoutInput<T>(endpoint: EndpointId, output: z.ZodType<T>): (options?: RequestOptions) => Promise<T> {
+    return async (options) => this.call(endpoint, output, {}, options);
   }
 }

@@ -11,30 +11,25 @@ function rememberPassword(user: DataSubscriptionUser): DataSubscriptionUser {
 }
 
 export function dataSubscriptionEndpoints(ctx: EndpointContext) {
+  const create = ctx.endpointWithoutInput('E26', DataSubscriptionUser);
+  const reset = ctx.endpoint('E30', SubCustomerInput, DataSubscriptionUser, (v) => ({ params: { subcustomerid: v.subCustomerId } }));
   return {
     /** E26: create the organization's one data-subscription user (password in clear). Never retried blindly. */
     async createUser(options?: RequestOptions): Promise<DataSubscriptionUser> {
-      return rememberPassword(await ctx.call('E26', DataSubscriptionUser, {}, options));
+      return rememberPassword(await create(options));
     },
     /** E27: the data-subscription user(s), password masked. */
-    async getUsers(options?: RequestOptions): Promise<DataSubscriptionUser[]> {
-      return ctx.call('E27', z.array(DataSubscriptionUser), {}, options);
-    },
-    /** E28: set the topic and the pushed data types (replaces the previous set). */
-    async setDataTypes(input: SetDataTypesInput, options?: RequestOptions): Promise<DataSubscriptionUser> {
-      const v = ctx.validate('E28', SetDataTypesInput, input);
-      // E28's body in the spec's PascalCase names (assumption A1).
-      return ctx.call('E28', DataSubscriptionUser, { params: { subcustomerid: v.subCustomerId }, body: { TopicName: v.topicName, SubDataTypes: v.subDataTypes } }, options);
-    },
+    getUsers: ctx.endpointWithoutInput('E27', z.array(DataSubscriptionUser)),
+    /** E28: set the topic and the pushed data types (replaces the previous set); the body in the spec's PascalCase (A1). */
+    setDataTypes: ctx.endpoint('E28', SetDataTypesInput, DataSubscriptionUser, (v) => ({
+      params: { subcustomerid: v.subCustomerId },
+      body: { TopicName: v.topicName, SubDataTypes: v.subDataTypes },
+    })),
     /** E29: delete the user and its queue. */
-    async deleteUser(input: SubCustomerInput, options?: RequestOptions): Promise<Empty> {
-      const v = ctx.validate('E29', SubCustomerInput, input);
-      return ctx.call('E29', Empty, { params: { subcustomerid: v.subCustomerId } }, options);
-    },
+    deleteUser: ctx.endpoint('E29', SubCustomerInput, Empty, (v) => ({ params: { subcustomerid: v.subCustomerId } })),
     /** E30: a new password (in clear). Never retried blindly. */
     async resetPassword(input: SubCustomerInput, options?: RequestOptions): Promise<DataSubscriptionUser> {
-      const v = ctx.validate('E30', SubCustomerInput, input);
-      return rememberPassword(await ctx.call('E30', DataSubscriptionUser, { params: { subcustomerid: v.subCustomerId } }, options));
+      return rememberPassword(await reset(input, options));
     },
   };
 }
