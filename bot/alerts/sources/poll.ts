@@ -1,0 +1,122 @@
+import { Limiter } from '../../../shared/core/limiter';
+import { DriveMonitoringApiError } from '../../../shared/errors';
+import type { BotConfig } from '../../config/schema';
+import { type BotLogger, errorText } from '../../log';
+import type { AssetDirectory } from '../../platform/directory';
+import type { DrivePlatform } from '../../platform/types';
+import type { StateStore } from '../../state/store';
+import type { AlertEngine } from '../engine';
+
+const EVENTS_WATERMARK = 'poll.events';
+const CBM_WATERMARK = 'poll.cbm';
+/** Events can reach the platform a little after their time: each pass overlaps the last. */
+const OVERLAP_MS = 5 * 60_000;
+const MAX_BACK_MS = 7 * 86_400_000;
+
+export interface PollSource {
+  /** A full pass that starts now or right after the running one; resolves when it is done. */
+  pollOnce(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Alerts by REST polling (E14 per asset, E19 for CBM). The watermark moves only when a pass
+ * read every asset, so an asset that failed is read again from the same point next time; the
+ * engine's state makes the overlap harmless.
+ */
+export function startPollSource(deps: {
+  engine: AlertEngine;
+  platform: DrivePlatform;
+  directory: AssetDirectory;
+  store: StateStore;
+  config: BotConfig;
+  logger: BotLogger;
+}): PollSource {
+  const { engine, platform, directory, store, config, logger } = deps;
+  const limiter = new Limiter(config.source.concurrency);
+  const noCbm = new Map<number, number>();
+  let running: Promise<void> | undefined;
+  let closed = false;
+
+  async function pollEvents(): Promise<void> {
+    await directory.ensure();
+    const now = Date.now();
+    const mark = store.getWatermark(EVENTS_WATERMARK);
+    const from = mark ? Date.parse(mark) - OVERLAP_MS : now - config.source.initialLookbackMinutes * 60_000;
+    // An alert still open is read from its own time, so its close is seen whatever the window.
+    const openSince = new Map<number, number>();
+    for (const alert of store.openAlerts()) {
+      const t = Date.parse(alert.eventTime);
+      openSince.set(alert.asset.id, Math.min(openSince.get(alert.asset.id) ?? t, t));
+    }
+    let failures = 0;
+    await Promise.all(
+      directory.all().map((asset) =>
+        limiter.run(async () => {
+          if (closed) return;
+          const start = Math.max(now - MAX_BACK_MS, Math.min(from, openSince.get(asset.id) ?? from));
+          try {
+            const events = await platform.ranges.events({ assetId: asset.id, startTime: new Date(start), endTime: new Date(now) });
+            events.sort((a, b) => String(a.eventDateTime).localeCompare(String(b.eventDateTime)));
+            for (const event of events) await engine.observeEvent(asset.id, event);
+          } catch (error) {
+            failures++;
+            logger.warn(`poll: events of asset ${asset.id} not read (${errorText(error)}); read again next pass`);
+          }
+        }),
+      ),
+    );
+    if (failures === 0 && !closed) store.setWatermark(EVENTS_WATERMARK, new Date(now).toISOString());
+  }
+
+  async function pollCbm(): Promise<void> {
+    const last = store.getWatermark(CBM_WATERMARK);
+    if (!config.cbm.enabled || (last && Date.now() - Date.parse(last) < config.cbm.pollIntervalMinutes * 60_000)) return;
+    const now = Date.now();
+    await Promise.all(
+      directory
+        .all()
+        .filter((a) => a.assetType === 'Drive' && (noCbm.get(a.id) ?? 0) < now)
+        .map((asset) =>
+          limiter.run(async () => {
+            if (closed) return;
+            try {
+              const units = await platform.assetData.getCbm({ assetId: asset.id });
+              if (units.length > 0) await engine.observeCbm(asset.id, units);
+            } catch (error) {
+              // Entry and Basic assets have no CBM (102403): ask again tomorrow, not every pass.
+              if (error instanceof DriveMonitoringApiError && error.code === 102403) noCbm.set(asset.id, now + 86_400_000);
+              else logger.warn(`poll: CBM of asset ${asset.id} not read (${errorText(error)})`);
+            }
+          }),
+        ),
+    );
+    store.setWatermark(CBM_WATERMARK, new Date(now).toISOString());
+  }
+
+  const pass = async (): Promise<void> => {
+    try {
+      await pollEvents();
+      await pollCbm();
+    } catch (error) {
+      logger.error(`poll: pass failed (${errorText(error)}); next pass in ${config.source.pollIntervalSeconds} s`);
+    }
+  };
+  /** A pass that starts after the call (one already running is waited for first). */
+  const pollOnce = async (): Promise<void> => {
+    while (running) await running;
+    running = pass().finally(() => (running = undefined));
+    return running;
+  };
+
+  const timer = setInterval(() => running ?? void pollOnce(), config.source.pollIntervalSeconds * 1000);
+  void pollOnce();
+  return {
+    pollOnce,
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

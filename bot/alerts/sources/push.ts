@@ -1,0 +1,28 @@
+import { createPushReceiver, type PushMessage, type PushReceiver, type PushReceiverOptions } from '../../../shared/push';
+import { type BotLogger, errorText } from '../../log';
+import type { AlertEngine } from '../engine';
+
+export type PushSettings = Pick<PushReceiverOptions, 'url' | 'userName' | 'password' | 'topic' | 'addressTemplate'>;
+
+/**
+ * Alerts from the data-subscription channel. A delivery is acknowledged only after the engine
+ * committed what it means (its handler resolves), so a crash before that gets it redelivered;
+ * the engine's state makes a redelivery change nothing.
+ */
+export async function startPushSource(engine: AlertEngine, settings: PushSettings, logger: BotLogger, cbm: boolean): Promise<PushReceiver> {
+  const receiver = createPushReceiver({
+    ...settings,
+    dataTypes: cbm ? ['AssetEvent', 'AssetCBM'] : ['AssetEvent'],
+    logger: { warn: (m) => logger.warn(`push: ${m}`), error: (m) => logger.error(`push: ${m}`), info: (m) => logger.debug(`push: ${m}`) },
+  });
+  receiver.on('error', (error: unknown) => logger.error(`push: ${errorText(error)}`));
+  await receiver.start(async (message: PushMessage) => {
+    if (message.assetId === undefined) {
+      logger.warn(`push: ${message.dataType} message ${message.id} names no asset; skipped`);
+      return;
+    }
+    if (message.dataType === 'AssetEvent') await engine.observeEvent(message.assetId, message.record);
+    else if (message.dataType === 'AssetCBM') await engine.observeCbm(message.assetId, message.record);
+  });
+  return receiver;
+}

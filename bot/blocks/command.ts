@@ -1,0 +1,106 @@
+import type { AssetRef } from '../alerts/model';
+import type { AssetStatus, CbmSection, CommandResult } from '../commands/model';
+import type { PlatformEvent } from '../platform/types';
+import { assetLine, cbmEmoji, conditionEmoji, formatTime, severityEmoji, sparkline } from '../render/format';
+import { DETAILS_ACTION } from './alert';
+import { predictedDates } from './cbm';
+import { actions, button, type Block, context, divider, esc, fields, header, section, sectionsOf, type SlackMessage } from './kit';
+
+export const HELP_LINES = (command: string): string[] => [
+  `\`${command} status <asset>\`: detail, conditions, open events, CBM summary, latest data`,
+  `\`${command} events <asset> [24h|7d|30d|...]\`: events in a period (default 24h)`,
+  `\`${command} cbm <asset>\`: CBM units, predicted dates and the 30-day KPI trend`,
+  `\`${command} health [group]\`: fleet summary, counts by condition, assets with open faults`,
+  `\`${command} find <text>\`: assets whose name, serial number or group contains the text`,
+  `\`${command} help\`: this list`,
+  'An asset is a name, a serial number or an id.',
+];
+
+function assetList(assets: readonly AssetRef[]): string {
+  return assets.map((a) => `• ${esc(assetLine(a))} · ${esc(a.group || '-')} · ${esc(a.organization || '-')} · id ${a.id}`).join('\n');
+}
+
+function eventLines(events: readonly PlatformEvent[], timeZone: string, max: number): string[] {
+  const lines = events
+    .slice(0, max)
+    .map((e) => `${severityEmoji(e.eventType)} ${formatTime(e.eventDateTime, timeZone)} *${esc(e.eventCode ?? '')}* ${esc(e.content ?? '')} · ${e.eventStatus === 'Close' ? 'closed' : '*open*'}`);
+  if (events.length > max) lines.push(`…and ${events.length - max} more`);
+  return lines;
+}
+
+function cbmBlocks(cbm: CbmSection): Block[] {
+  if (cbm.kind === 'denied') return [section(`*CBM*: ${esc(cbm.explanation)}`)];
+  if (cbm.kind === 'none') return [section('*CBM*: no CBM analysis for this asset (it is supported for two drive model families).')];
+  return cbm.units.map((u) => section(`${cbmEmoji(u.status)} *${esc(u.unit)}*: ${u.status} · ${predictedDates(u).map(([k, v]) => `${k} ${v}`).join(' · ')}\n${sparkline(u.kpis, 'slack')}`));
+}
+
+function statusBlocks(s: AssetStatus, timeZone: string): Block[] {
+  const conditions = Array.isArray(s.conditions)
+    ? s.conditions.map((c) => `${conditionEmoji(c.status)} ${c.type}: ${c.status}`).join('\n') || 'none reported'
+    : esc(s.conditions.denied);
+  return [
+    header(`${s.asset.name} (${s.asset.serialNumber})`),
+    fields([
+      ['Type / model', esc(`${s.assetType}${s.model ? ` / ${s.model}` : ''}`)],
+      ['Group / plant', esc(`${s.asset.group || '-'} / ${s.asset.plant || '-'}`)],
+      ['Organization', esc(s.asset.organization || '-')],
+      ['Subscription level', s.level ?? 'unknown'],
+      ['Latest data', formatTime(s.latestData, timeZone)],
+      ['Firmware', esc(s.firmware ?? '-')],
+    ]),
+    section(`*Conditions*\n${conditions}`),
+    section(`*Open events (last 7 days)*\n${s.openEvents.length === 0 ? 'none' : eventLines(s.openEvents, timeZone, 10).join('\n')}`),
+    ...cbmBlocks(s.cbm),
+  ];
+}
+
+/** Block Kit for a command's answer. */
+export function commandMessage(result: CommandResult, timeZone: string): SlackMessage {
+  switch (result.kind) {
+    case 'help':
+      return { text: `${result.command}: commands`, blocks: [section(`*${result.command}* answers about drives and motors:\n${HELP_LINES(result.command).join('\n')}`)] };
+    case 'usage':
+      return { text: result.message, blocks: [section(`${result.message}\n${HELP_LINES(result.command).join('\n')}`)] };
+    case 'refused':
+    case 'error':
+      return { text: result.message, blocks: [section(`:warning: ${esc(result.message)}`)] };
+    case 'not_found':
+      return {
+        text: `No asset matches "${result.query}"`,
+        blocks: [section(`No asset matches *${esc(result.query)}*.${result.suggestions.length ? ` Did you mean:\n${assetList(result.suggestions)}` : ''}`)],
+      };
+    case 'ambiguous':
+      return { text: `Several assets match "${result.query}"`, blocks: [section(`Several assets match *${esc(result.query)}*; name one:\n${assetList(result.matches)}`)] };
+    case 'status':
+      return { text: `Status of ${assetLine(result.asset)}`, blocks: statusBlocks(result, timeZone) };
+    case 'events': {
+      const title = `Events of ${assetLine(result.asset)}, last ${result.range}`;
+      const body = result.denied ? [section(`:lock: ${esc(result.denied)}`)] : result.events.length === 0 ? [section('No events in this period.')] : sectionsOf(eventLines(result.events, timeZone, 200), 45);
+      return { text: `${title}: ${result.denied ?? `${result.events.length} events`}`, blocks: [header(title), ...body] };
+    }
+    case 'cbm':
+      return { text: `CBM of ${assetLine(result.asset)}`, blocks: [header(`CBM of ${result.asset.name}`), ...cbmBlocks(result.cbm), context('KPI: oldest day first; green good, yellow, red; dates UTC+8')] };
+    case 'health': {
+      const title = `Fleet health${result.group ? `: ${result.group}` : ''}`;
+      const counts = Object.entries(result.byStatus).map(([status, n]) => `${conditionEmoji(status)} ${status}: ${n}`).join('   ') || 'no condition known yet';
+      const faults = result.openFaults.slice(0, 20).map((f) => `• ${esc(assetLine(f.asset))}: ${f.count} open fault${f.count > 1 ? 's' : ''}`);
+      return {
+        text: `${title}: ${result.assets} assets, ${result.openFaults.length} with open faults`,
+        blocks: [
+          header(title),
+          section(`*${result.assets} assets* · Overall condition: ${counts}${result.known < result.assets ? ` (${result.known} of ${result.assets} read so far)` : ''}`),
+          divider(),
+          section(`*Assets with open faults*\n${faults.length ? faults.join('\n') : 'none'}`),
+        ],
+      };
+    }
+    case 'find':
+      return {
+        text: `${result.matches.length} assets match "${result.query}"`,
+        blocks: [
+          section(result.matches.length ? `Assets matching *${esc(result.query)}*:\n${assetList(result.matches)}${result.more ? '\n…more match; narrow the text.' : ''}` : `No asset matches *${esc(result.query)}*.`),
+          ...(result.matches.length === 1 ? [actions(button('Details', DETAILS_ACTION, String(result.matches[0].id)))] : []),
+        ],
+      };
+  }
+}

@@ -1,0 +1,63 @@
+import type { types } from '@slack/bolt';
+import { escapeMrkdwn, truncate } from '../render/format';
+
+export type Block = types.KnownBlock;
+
+/** A message as Slack takes it: blocks plus the plain-text fallback notifications show. */
+export interface SlackMessage {
+  text: string;
+  blocks: Block[];
+}
+
+/** Slack's documented limits. */
+export const LIMITS = { blocks: 50, sectionText: 3000, field: 2000, fields: 10, header: 150, buttonValue: 2000, contextElements: 10 };
+
+export function header(text: string): Block {
+  return { type: 'header', text: { type: 'plain_text', text: truncate(text, LIMITS.header), emoji: true } };
+}
+
+export function section(mrkdwn: string): Block {
+  return { type: 'section', text: { type: 'mrkdwn', text: truncate(mrkdwn, LIMITS.sectionText) } };
+}
+
+export function fields(pairs: ReadonlyArray<readonly [string, string]>): Block {
+  return {
+    type: 'section',
+    fields: pairs.slice(0, LIMITS.fields).map(([label, value]) => ({ type: 'mrkdwn', text: truncate(`*${label}*\n${value}`, LIMITS.field) })),
+  };
+}
+
+export function context(...texts: string[]): Block {
+  return { type: 'context', elements: texts.slice(0, LIMITS.contextElements).map((text) => ({ type: 'mrkdwn', text: truncate(text, LIMITS.field) })) };
+}
+
+export function divider(): Block {
+  return { type: 'divider' };
+}
+
+export function button(text: string, actionId: string, value: string): types.Button {
+  return { type: 'button', text: { type: 'plain_text', text, emoji: true }, action_id: actionId, value };
+}
+
+export function actions(...elements: types.Button[]): Block {
+  return { type: 'actions', elements };
+}
+
+/** Lines packed into as few sections as the 3,000-character limit allows. */
+export function sectionsOf(lines: readonly string[], maxSections: number): Block[] {
+  const blocks: Block[] = [];
+  let current = '';
+  for (const line of lines) {
+    const safe = truncate(line, LIMITS.sectionText);
+    if (current && current.length + 1 + safe.length > LIMITS.sectionText) {
+      blocks.push(section(current));
+      current = '';
+      if (blocks.length === maxSections) return blocks;
+    }
+    current = current ? `${current}\n${safe}` : safe;
+  }
+  if (current && blocks.length < maxSections) blocks.push(section(current));
+  return blocks;
+}
+
+export { escapeMrkdwn as esc };

@@ -1,0 +1,149 @@
+// `npm start`: the bot. Without Slack tokens it runs in the terminal; without platform
+// credentials it starts the simulator in-process. See the README's "Slack bot" section.
+import { parseArgs } from 'node:util';
+import type { PushSettings } from './alerts/sources/push';
+import type { NoticeSink } from './alerts/sink';
+import { readEnv, secretsOf, type BotEnv } from './config/env';
+import { ConfigError, loadConfigFile } from './config/load';
+import type { BotConfig } from './config/schema';
+import { startEmbeddedPlatform } from './embedded';
+import { type BotLogger, createLogger, errorText } from './log';
+import { createPlatformClient } from './platform/client';
+import { ensurePushUser } from './platform/push-user';
+import type { DrivePlatform } from './platform/types';
+import { startBot } from './runtime';
+import { createSlackApp } from './slack/app';
+import { createAlertClient, SlackNoticeSink } from './slack/sink';
+import { startRepl } from './terminal/repl';
+import { TerminalNoticeSink } from './terminal/sink';
+
+const USAGE = `Usage: node dist/bot/cli.js [--config bot.yml]
+
+Without Slack tokens the bot runs in this terminal; without platform credentials it starts the
+simulator in-process. Environment: SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or
+SLACK_SIGNING_SECRET (HTTP, PORT); DRIVE_MONITORING_BASE_URL, _AUTH_URL, _TENANT_ID, _API_KEY,
+_API_SECRET, _API_SCOPE_ID; DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC; DRIVE_BOT_CONFIG,
+DRIVE_BOT_STATE, LOG_LEVEL.`;
+
+interface PlatformSetup {
+  platform: DrivePlatform;
+  push: PushSettings[];
+  close(): Promise<void>;
+  demo?: () => void;
+}
+
+function platformCredentials(env: BotEnv) {
+  return {
+    baseUrl: env.DRIVE_MONITORING_BASE_URL as string,
+    authUrl: env.DRIVE_MONITORING_AUTH_URL as string,
+    tenantId: env.DRIVE_MONITORING_TENANT_ID as string,
+    apiKey: env.DRIVE_MONITORING_API_KEY as string,
+    apiSecret: env.DRIVE_MONITORING_API_SECRET as string,
+    apiScopeId: env.DRIVE_MONITORING_API_SCOPE_ID as string,
+  };
+}
+
+async function setUpPlatform(env: BotEnv, config: BotConfig, logger: BotLogger): Promise<PlatformSetup> {
+  if (env.DRIVE_MONITORING_BASE_URL === undefined) {
+    const embedded = await startEmbeddedPlatform({
+      eventRatePerMinute: env.DRIVE_SIM_EVENT_RATE ?? 6,
+      timeScale: env.DRIVE_SIM_TIME_SCALE ?? 1,
+      cbm: config.cbm.enabled,
+      logger,
+    });
+    logger.info(`embedded simulator at ${embedded.sim.info.baseUrl} (${embedded.sim.info.assetCount} assets)`);
+    const { sim } = embedded;
+    return {
+      platform: embedded.platform,
+      push: embedded.push,
+      close: () => sim.close(),
+      // A first fault a few seconds in, so the demo shows an alert at once (then the generator's).
+      demo: () => {
+        const drive = sim.fleet.assets().find((a) => a.assetType === 'Drive' && a.level !== 'expired');
+        if (drive) sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
+      },
+    };
+  }
+  const client = createPlatformClient(platformCredentials(env), logger, { concurrency: config.source.concurrency });
+  let push: PushSettings[] = [];
+  if (config.source.kind === 'push') {
+    push = env.DRIVE_MONITORING_PUSH_URL
+      ? [{ url: env.DRIVE_MONITORING_PUSH_URL, userName: env.DRIVE_MONITORING_PUSH_USER as string, password: env.DRIVE_MONITORING_PUSH_PASSWORD as string, topic: env.DRIVE_MONITORING_PUSH_TOPIC as string }]
+      : [];
+    if (push.length === 0) throw new ConfigError('source.kind is push: set DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD and _TOPIC (the data-subscription user), or use source.kind: poll');
+  }
+  return { platform: client, push, close: async () => undefined };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { config: { type: 'string' }, help: { type: 'boolean' }, 'create-push-user': { type: 'string' } } });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const env = readEnv(process.env);
+  const logger = createLogger({ level: env.LOG_LEVEL, secrets: secretsOf(env) });
+  let config = loadConfigFile(values.config ?? env.DRIVE_BOT_CONFIG);
+  const embedded = env.DRIVE_MONITORING_BASE_URL === undefined;
+  const terminal = env.SLACK_BOT_TOKEN === undefined;
+  // The simulator's fleet is new at every start, so its state must be too; a real platform's lasts.
+  config = { ...config, stateFile: env.DRIVE_BOT_STATE ?? (embedded ? ':memory:' : config.stateFile) };
+  if (embedded && values.config === undefined && env.DRIVE_BOT_CONFIG === undefined) {
+    config = { ...config, alerts: { ...config.alerts, minSeverity: 'Warning' } };
+  }
+  if (values['create-push-user'] !== undefined) {
+    // One-off set-up against a real platform: prints the user to put in the environment.
+    if (embedded) throw new ConfigError('--create-push-user needs the platform credentials (DRIVE_MONITORING_BASE_URL, ...)');
+    const user = await ensurePushUser(createPlatformClient(platformCredentials(env), logger), values['create-push-user'], 'drive-bot', config.cbm.enabled);
+    process.stdout.write(`DRIVE_MONITORING_PUSH_URL=${user.url}\nDRIVE_MONITORING_PUSH_USER=${user.userName}\nDRIVE_MONITORING_PUSH_PASSWORD=${user.password}\nDRIVE_MONITORING_PUSH_TOPIC=${user.topic}\n`);
+    return;
+  }
+
+  const setup = await setUpPlatform(env, config, logger);
+  const write = (text: string) => process.stdout.write(text);
+  const sink: NoticeSink = terminal
+    ? new TerminalNoticeSink(write, config.timeZone, config.command)
+    : new SlackNoticeSink(createAlertClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL), config.timeZone);
+  const bot = await startBot({ config, platform: setup.platform, sink, logger, push: setup.push }).catch(async (error: unknown) => {
+    await setup.close();
+    throw error;
+  });
+
+  let stopping = false;
+  let stopSlack: (() => Promise<void>) | undefined;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    logger.debug('bot: stopping');
+    await stopSlack?.().catch(() => undefined);
+    await bot.stop();
+    logger.debug('bot: alerts stopped');
+    await setup.close();
+    logger.debug('bot: platform closed');
+    // Everything of ours is closed; a library's idle timer (rhea's) must not keep a CLI alive.
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+
+  if (terminal) {
+    write(`Drive Monitoring bot, terminal mode${embedded ? ' on the embedded simulator' : ''}: alerts print here as they happen.\n`);
+    startRepl({ commands: bot.commands, command: config.command, timeZone: config.timeZone, input: process.stdin, write, onClose: () => void shutdown(0) });
+  } else {
+    const mode = env.SLACK_APP_TOKEN
+      ? ({ kind: 'socket', appToken: env.SLACK_APP_TOKEN } as const)
+      : ({ kind: 'http', signingSecret: env.SLACK_SIGNING_SECRET as string } as const);
+    const app = createSlackApp({ botToken: env.SLACK_BOT_TOKEN as string, mode, slackApiUrl: env.SLACK_API_URL, commands: bot.commands, config, logger });
+    await (mode.kind === 'socket' ? app.start() : app.start(env.PORT ?? 3000));
+    stopSlack = async () => {
+      await app.stop();
+    };
+    logger.info(`slack: ${mode.kind === 'socket' ? 'Socket Mode connected' : `HTTP mode listening on ${env.PORT ?? 3000} at /slack/events`}, command ${config.command}`);
+  }
+  if (setup.demo) setTimeout(setup.demo, 3000).unref();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : `drive bot: ${errorText(error)}`}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,216 @@
+import { DriveMonitoringApiError } from '../../shared/errors';
+import { Limiter } from '../../shared/core/limiter';
+import { explainLevelDenial, toLevel } from '../../shared/levels';
+import type { Feature } from '../../shared/spec';
+import { cbmKey, type AssetRef } from '../alerts/model';
+import { toCbmAlert } from '../alerts/engine';
+import type { BotLogger } from '../log';
+import type { AssetDirectory } from '../platform/directory';
+import type { AssetListItem, DrivePlatform } from '../platform/types';
+import type { StateStore } from '../state/store';
+import type { CbmSection, CommandResult } from './model';
+
+const LEVEL_DENIED = 102403;
+const RANGE = /^(\d{1,4})(h|d)$/i;
+const MAX_RANGE_DAYS = 365;
+
+export interface CommandDeps {
+  platform: DrivePlatform;
+  directory: AssetDirectory;
+  store: StateStore;
+  command: string;
+  logger: BotLogger;
+  /** How long `health` waits for conditions before answering with what it has. */
+  healthBudgetMs?: number;
+}
+
+function listRef(a: AssetListItem): AssetRef {
+  return {
+    id: a.id,
+    name: a.name ?? `asset ${a.id}`,
+    serialNumber: a.serialNumber ?? '-',
+    organization: a.organizationName ?? '',
+    organizationId: a.organizationId ?? undefined,
+    group: a.assetGroupName ?? '',
+    groupId: a.assetGroupId ?? undefined,
+    plant: '',
+  };
+}
+
+function isLevelDenied(error: unknown): boolean {
+  return error instanceof DriveMonitoringApiError && error.code === LEVEL_DENIED;
+}
+
+/**
+ * The one implementation of `/drive`: Slack and the terminal both call `handle` and render the
+ * result their own way.
+ */
+export class CommandHandler {
+  private readonly overall = new Map<number, { status: string; at: number }>();
+  private healthRefresh: Promise<void> | undefined;
+
+  constructor(private readonly deps: CommandDeps) {}
+
+  async handle(text: string): Promise<CommandResult> {
+    const words = text.trim().split(/\s+/).filter(Boolean);
+    const sub = (words.shift() ?? 'help').toLowerCase();
+    const rest = words.join(' ');
+    try {
+      switch (sub) {
+        case 'help':
+          return { kind: 'help', command: this.deps.command };
+        case 'status':
+          return await this.withAsset(rest, sub, (a) => this.status(a));
+        case 'events': {
+          const range = words.length > 1 && RANGE.test(words[words.length - 1]) ? (words.pop() as string) : '24h';
+          return await this.withAsset(words.join(' '), sub, (a) => this.events(a, range.toLowerCase()));
+        }
+        case 'cbm':
+          return await this.withAsset(rest, sub, async (a) => ({ kind: 'cbm', asset: await this.deps.directory.ref(a.id), cbm: await this.cbm(a.id) }));
+        case 'health':
+          return await this.health(rest || undefined);
+        case 'find':
+          return await this.find(rest);
+        default:
+          return { kind: 'usage', command: this.deps.command, message: `"${sub}" is not a subcommand.` };
+      }
+    } catch (error) {
+      this.deps.logger.warn(`command "${sub}" failed: ${error instanceof Error ? error.message : String(error)}`);
+      return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  private async withAsset(query: string, sub: string, answer: (asset: AssetListItem) => Promise<CommandResult>): Promise<CommandResult> {
+    if (!query) return { kind: 'usage', command: this.deps.command, message: `\`${sub}\` needs an asset: a name, serial number or id.` };
+    await this.deps.directory.ensure();
+    const found = this.deps.directory.lookup(query);
+    if (found.kind === 'none') return { kind: 'not_found', query, suggestions: found.suggestions.map(listRef) };
+    if (found.kind === 'ambiguous') return { kind: 'ambiguous', query, matches: found.matches.map(listRef) };
+    return answer(found.asset);
+  }
+
+  private async level(assetId: number) {
+    try {
+      const subscriptions = await this.deps.platform.assets.listSubscriptions({ assetId });
+      const active = subscriptions.find((s) => s.status === 'Activated') ?? subscriptions[0];
+      return toLevel(active?.level);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async explain(assetId: number, feature: Feature): Promise<string> {
+    return explainLevelDenial(feature, await this.level(assetId));
+  }
+
+  /** The call's answer, or the explanation of a 102403 in the asset's terms. */
+  private async orDenied<T>(call: Promise<T>, assetId: number, feature: Feature): Promise<T | { denied: string }> {
+    return call.catch(async (error: unknown) => {
+      if (!isLevelDenied(error)) throw error;
+      return { denied: await this.explain(assetId, feature) };
+    });
+  }
+
+  private async cbm(assetId: number): Promise<CbmSection> {
+    const [asset, units] = await Promise.all([this.deps.directory.ref(assetId), this.orDenied(this.deps.platform.assetData.getCbm({ assetId }), assetId, 'cbm')]);
+    if ('denied' in units) return { kind: 'denied', explanation: units.denied };
+    if (units.length === 0) return { kind: 'none' };
+    return { kind: 'units', units: units.map((u) => toCbmAlert(cbmKey(assetId, u.deviceUnitType), asset, u)) };
+  }
+
+  private async status(item: AssetListItem): Promise<CommandResult> {
+    const { platform, directory } = this.deps;
+    const now = Date.now();
+    const [detail, conditions, events, cbm, level, asset] = await Promise.all([
+      directory.detail(item.id),
+      this.orDenied(platform.assetData.getConditions({ assetId: item.id }), item.id, 'healthConditions'),
+      platform.assetData.listEvents({ assetId: item.id, startTime: new Date(now - 7 * 86_400_000), endTime: new Date(now) }),
+      this.cbm(item.id),
+      this.level(item.id),
+      directory.ref(item.id),
+    ]);
+    return {
+      kind: 'status',
+      asset,
+      assetType: detail.assetType ?? item.assetType,
+      model: detail.modelType ?? undefined,
+      firmware: detail.firmwareVersion ?? undefined,
+      latestData: detail.latestDataReceived ?? undefined,
+      level,
+      conditions,
+      openEvents: events.filter((e) => e.eventStatus === 'Open'),
+      cbm,
+    };
+  }
+
+  private async events(item: AssetListItem, range: string): Promise<CommandResult> {
+    const asset = await this.deps.directory.ref(item.id);
+    const match = RANGE.exec(range);
+    const hours = match ? Number(match[1]) * (match[2].toLowerCase() === 'd' ? 24 : 1) : 24;
+    if (hours < 1 || hours > MAX_RANGE_DAYS * 24) {
+      return { kind: 'usage', command: this.deps.command, message: `The range "${range}" must be between 1h and ${MAX_RANGE_DAYS}d.` };
+    }
+    const end = new Date();
+    const start = new Date(end.getTime() - hours * 3_600_000);
+    const events = await this.orDenied(this.deps.platform.ranges.events({ assetId: item.id, startTime: start, endTime: end }), item.id, 'eventHistory');
+    if ('denied' in events) return { kind: 'events', asset, range, events: [], denied: events.denied };
+    events.sort((a, b) => String(b.eventDateTime).localeCompare(String(a.eventDateTime)));
+    return { kind: 'events', asset, range, events };
+  }
+
+  private async find(text: string): Promise<CommandResult> {
+    if (!text) return { kind: 'usage', command: this.deps.command, message: '`find` needs some text to look for.' };
+    await this.deps.directory.ensure();
+    const matches = this.deps.directory.search(text, 21);
+    return { kind: 'find', query: text, matches: matches.slice(0, 20).map(listRef), more: matches.length > 20 };
+  }
+
+  /** Reads the Overall condition of every asset not read in the last 10 minutes. */
+  private refreshConditions(assets: readonly AssetListItem[]): Promise<void> {
+    const stale = assets.filter((a) => Date.now() - (this.overall.get(a.id)?.at ?? 0) > 10 * 60_000);
+    const limiter = new Limiter(8);
+    return Promise.all(
+      stale.map((a) =>
+        limiter.run(async () => {
+          const conditions = await this.deps.platform.assetData.getConditions({ assetId: a.id }).catch(() => undefined);
+          const overall = conditions?.find((c) => c.type === 'Overall');
+          if (overall) this.overall.set(a.id, { status: overall.status, at: Date.now() });
+        }),
+      ),
+    ).then(() => undefined);
+  }
+
+  private async health(group: string | undefined): Promise<CommandResult> {
+    const { directory, store } = this.deps;
+    await directory.ensure();
+    const q = group?.toLowerCase();
+    // A PowerTrain is virtual: its drive and motor are counted instead.
+    const assets = directory
+      .all()
+      .filter((a) => a.assetType !== 'PowerTrain' && (!q || (a.assetGroupName ?? '').toLowerCase() === q || String(a.assetGroupId) === q));
+    if (group && assets.length === 0) {
+      const groups = [...new Set(directory.all().map((a) => a.assetGroupName).filter(Boolean))].slice(0, 15);
+      return { kind: 'usage', command: this.deps.command, message: `No asset group "${group}". Groups: ${groups.join(', ')}` };
+    }
+    // Large fleets: answer within the budget with what is known; the refresh carries on.
+    this.healthRefresh ??= this.refreshConditions(assets).finally(() => (this.healthRefresh = undefined));
+    await Promise.race([this.healthRefresh, new Promise((resolve) => setTimeout(resolve, this.deps.healthBudgetMs ?? 8_000).unref())]);
+    const byStatus: Record<string, number> = {};
+    let known = 0;
+    for (const a of assets) {
+      const status = this.overall.get(a.id)?.status;
+      if (status === undefined) continue;
+      known++;
+      byStatus[status] = (byStatus[status] ?? 0) + 1;
+    }
+    const ids = new Set(assets.map((a) => a.id));
+    const faults = new Map<number, { asset: AssetRef; count: number }>();
+    for (const alert of store.openAlerts()) {
+      if (alert.severity !== 'Fault' || !ids.has(alert.asset.id)) continue;
+      const entry = faults.get(alert.asset.id) ?? { asset: alert.asset, count: 0 };
+      entry.count++;
+      faults.set(alert.asset.id, entry);
+    }
+    return { kind: 'health', group, assets: assets.length, known, byStatus, openFaults: [...faults.values()].sort((a, b) => b.count - a.count) };
+  }
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod/v4';
+
+/**
+ * The bot's configuration file (YAML or JSON). Every field has a default, so an empty file (or
+ * none) is a valid configuration: alerts go to `defaultChannel`, Faults only, UTC+8.
+ */
+
+const SEVERITIES = ['Fault', 'Warning'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** Accepts `UTC+8`, `UTC+08:00`, `+08:00`, `UTC` or an IANA name; yields an Intl time zone. */
+export function normalizeTimeZone(input: string): string | undefined {
+  const trimmed = input.trim();
+  const offset = /^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$/i.exec(trimmed);
+  const candidate = offset
+    ? `${offset[1]}${offset[2].padStart(2, '0')}:${offset[3] ?? '00'}`
+    : /^(UTC|GMT|Z)$/i.test(trimmed)
+      ? 'UTC'
+      : trimmed;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: candidate });
+    return candidate;
+  } catch {
+    return undefined;
+  }
+}
+
+const timeZone = z.string().transform((value, ctx) => {
+  const zone = normalizeTimeZone(value);
+  if (zone === undefined) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a time zone (use UTC+8, +08:00 or an IANA name such as Asia/Shanghai)` });
+    return z.NEVER;
+  }
+  return zone;
+});
+
+/** A Slack channel id (C..., G...) or a #name; the terminal mode prints whichever is given. */
+const channel = z.string().regex(/^(#[a-z0-9_-]{1,80}|[CGD][A-Z0-9]{6,})$/, 'a channel id such as C0123456789 or a name such as #drive-alerts');
+
+const idOrName = z.union([z.number().int().positive(), z.string().min(1)]);
+
+const route = z.strictObject({
+  /** Organization id or name; absent matches any. */
+  organization: idOrName.optional(),
+  /** Asset group id or name; absent matches any. */
+  assetGroup: idOrName.optional(),
+  /** Plant name; absent matches any. */
+  plant: z.string().min(1).optional(),
+  /** Severities this route takes; CBM Red counts as Fault and Yellow as Warning. Absent: all. */
+  severity: z.array(z.enum(SEVERITIES)).min(1).optional(),
+  channel,
+  /** Keep matching later routes after this one (as Alertmanager's `continue`). */
+  continue: z.boolean().default(false),
+});
+
+export const botConfigSchema = z.strictObject({
+  /** Time zone of the times in messages. The platform's own zone is UTC+8. */
+  timeZone: timeZone.default('+08:00'),
+  /** The slash command the app answers (must match the manifest). */
+  command: z.string().regex(/^\/[a-z0-9_-]{1,31}$/, 'a slash command such as /drive').default('/drive'),
+  /** Answers are ephemeral unless this is true. */
+  respondInChannel: z.boolean().default(false),
+  allow: z
+    .strictObject({
+      /** Channel ids where the command may be used; absent or empty: everywhere. */
+      channels: z.array(z.string().min(1)).default([]),
+      /** User ids who may use the command; absent or empty: everyone. */
+      users: z.array(z.string().min(1)).default([]),
+    })
+    .prefault({}),
+  source: z
+    .strictObject({
+      /** `push`: the data-subscription channel (preferred); `poll`: REST polling of E14/E19. */
+      kind: z.enum(['push', 'poll']).default('push'),
+      pollIntervalSeconds: z.number().int().min(5).max(3600).default(30),
+      /** On a first start (no watermark yet) polling looks back this far. */
+      initialLookbackMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60),
+      /** Parallel platform requests while polling. */
+      concurrency: z.number().int().min(1).max(32).default(4),
+    })
+    .prefault({}),
+  alerts: z
+    .strictObject({
+      /** Lowest event severity that is posted. */
+      minSeverity: z.enum(SEVERITIES).default('Fault'),
+      /** Where an alert goes when no route matches. */
+      defaultChannel: channel.default('#drive-alerts'),
+      routes: z.array(route).default([]),
+      /** Slack allows about one message per second per channel. */
+      maxMessagesPerSecond: z.number().positive().max(10).default(1),
+      /** Above this many alerts a minute in one channel, alerts are coalesced into digests. */
+      stormPerMinute: z.number().int().min(1).default(20),
+      /** With this many alerts waiting for one channel, they go out as one digest. */
+      digestBacklog: z.number().int().min(2).default(3),
+    })
+    .prefault({}),
+  cbm: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Polling interval of E19 when the source is `poll` (CBM results change daily). */
+      pollIntervalMinutes: z.number().int().min(1).default(60),
+      /** Post a daily CBM digest per channel at this local time (`HH:MM` in `timeZone`). */
+      dailyDigestAt: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time such as 08:00').optional(),
+    })
+    .prefault({}),
+  /** The SQLite file holding message ids, CBM statuses, watermarks and the outbox. */
+  stateFile: z.string().min(1).default('drive-bot.sqlite'),
+});
+
+export type BotConfig = z.infer<typeof botConfigSchema>;
+export type Route = z.infer<typeof route>;

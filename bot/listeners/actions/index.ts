@@ -1,0 +1,1 @@
+export { registerDetailsAction as registerActions } from './details';

@@ -1,0 +1,26 @@
+import type { App } from '@slack/bolt';
+import { commandMessage } from '../../blocks/command';
+import { errorText } from '../../log';
+import { refusal, splitVisibility } from '../access';
+import type { ListenerDeps } from '../deps';
+
+/**
+ * `/drive <subcommand>`: acknowledged at once (Slack wants it within 3 s), answered through the
+ * response URL when the platform has replied.
+ */
+export function registerDriveCommand(app: App, { commands, config, logger }: ListenerDeps): void {
+  app.command(config.command, async ({ command, ack, respond }) => {
+    const refused = refusal(config.allow, { channel: command.channel_id, user: command.user_id });
+    if (refused) {
+      await ack({ response_type: 'ephemeral', text: refused });
+      return;
+    }
+    await ack();
+    const { text, inChannel } = splitVisibility(command.text, config.respondInChannel);
+    const result = await commands.handle(text);
+    const message = commandMessage(result, config.timeZone);
+    await respond({ response_type: inChannel ? 'in_channel' : 'ephemeral', text: message.text, blocks: message.blocks }).catch((error: unknown) =>
+      logger.error(`slack: answer to ${config.command} ${text.split(' ')[0] ?? ''} not delivered (${errorText(error)})`),
+    );
+  });
+}

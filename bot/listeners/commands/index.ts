@@ -1,0 +1,1 @@
+export { registerDriveCommand as registerCommands } from './drive';

@@ -1,0 +1,14 @@
+import type { App } from '@slack/bolt';
+import { commandMessage } from '../../blocks/command';
+import { refusal } from '../access';
+import type { ListenerDeps } from '../deps';
+
+/** `@Drive Monitoring status pump 3` in a channel: the same commands, answered in the thread. */
+export function registerAppMention(app: App, { commands, config }: ListenerDeps): void {
+  app.event('app_mention', async ({ event, say }) => {
+    const refused = refusal(config.allow, { channel: event.channel, user: event.user });
+    const text = event.text.replace(/<@[A-Z0-9]+>/g, '').trim();
+    const message = refused ? { text: refused, blocks: undefined } : commandMessage(await commands.handle(text), config.timeZone);
+    await say({ text: message.text, blocks: message.blocks, thread_ts: event.thread_ts ?? event.ts });
+  });
+}

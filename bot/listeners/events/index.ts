@@ -1,0 +1,1 @@
+export { registerAppMention as registerEvents } from './app-mention';

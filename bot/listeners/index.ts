@@ -1,0 +1,13 @@
+import type { App } from '@slack/bolt';
+import { registerActions } from './actions';
+import { registerCommands } from './commands';
+import type { ListenerDeps } from './deps';
+import { registerEvents } from './events';
+
+export type { ListenerDeps } from './deps';
+
+export function registerListeners(app: App, deps: ListenerDeps): void {
+  registerCommands(app, deps);
+  registerActions(app, deps);
+  registerEvents(app, deps);
+}
