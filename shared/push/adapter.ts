@@ -31,6 +31,7 @@ export interface AdapterSettings {
   password: string;
   address: string;
   clientId: string;
+  persistentSession: boolean;
   prefetch: number;
   connectTimeoutMs: number;
   allowUnauthorizedCerts: boolean;

@@ -43,6 +43,7 @@ export function createPushReceiver(options: PushReceiverOptions): PushReceiver {
     password: options.password,
     address: fillAddressTemplate(template, { topic: options.topic, userName: options.userName }),
     clientId: options.clientId ?? `dm-${options.userName}`,
+    persistentSession: options.persistentSession ?? true,
     prefetch,
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     allowUnauthorizedCerts: options.allowUnauthorizedCerts ?? false,
@@ -60,14 +61,13 @@ export function createPushReceiver(options: PushReceiverOptions): PushReceiver {
 }
 
 function parseBrokerUrl(value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  if (!URL.canParse(value)) {
     throw new PushError(`push broker URL "${value.replace(/\/\/[^@/]*@/, '//***@')}" is not a URL: expected amqp://, amqps://, mqtt:// or mqtts://host:port`, true);
   }
+  const url = new URL(value);
   if (!(url.protocol in ADAPTERS)) {
     throw new PushError(`push broker URL scheme "${url.protocol}" is not supported: use amqp:, amqps:, mqtt: or mqtts: (the scheme picks the protocol, it is never guessed)`, true);
   }
   return url;
 }
+export { checkPushLogin, receiveOne } from './listen';

@@ -2,7 +2,8 @@
 // (clean: false, stable client id). PUBACK is sent only once the handler is done: mqtt.js sends it
 // when handleMessage calls back. A failed handler withholds the PUBACK and drops the connection,
 // so the broker delivers the message again on the next session (MQTT has no negative ack).
-import { connect, type ErrorWithReasonCode, type IPublishPacket, type MqttClient } from 'mqtt';
+import mqtt from 'mqtt';
+import type { ErrorWithReasonCode, IPublishPacket, MqttClient } from 'mqtt';
 import type { AdapterSession, AdapterSettings, PushAdapter } from './adapter';
 import { PushAuthError, PushError, redactUrl } from './errors';
 
@@ -21,11 +22,11 @@ export function createMqttAdapter(settings: AdapterSettings): PushAdapter {
         let closing = false;
         let lastError: PushError | undefined;
 
-        const client: MqttClient = connect(brokerUrl, {
+        const client: MqttClient = mqtt.connect(brokerUrl, {
           username: settings.userName,
           password: settings.password,
           clientId: settings.clientId,
-          clean: false,
+          clean: !settings.persistentSession,
           protocolVersion: 4,
           reconnectPeriod: 0,
           connectTimeout: settings.connectTimeoutMs,

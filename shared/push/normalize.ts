@@ -54,10 +54,16 @@ function decodeBody(body: unknown): unknown {
   if (body && typeof body === 'object' && 'typecode' in body && 'content' in body) return decodeBody(body.content);
   if (body instanceof Uint8Array) body = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
   if (typeof body !== 'string') return body;
+  const parsed = parseJson(body);
+  if (!parsed.ok) throw new PushMessageError(`pushed message is not JSON: ${excerpt(body)}`);
+  return parsed.value;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    return JSON.parse(body) as unknown;
+    return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
-    throw new PushMessageError(`pushed message is not JSON: ${excerpt(body)}`);
+    return { ok: false };
   }
 }
 

@@ -45,12 +45,10 @@ export class Receiver extends EventEmitter implements Omit<PushReceiver, 'on' | 
     if (this.settings.signal?.aborted) throw new PushError('push receiver aborted before start', true);
     this.handler = handler;
     this.state = 'running';
-    try {
-      this.session = await this.adapter.connect((d) => void this.receive(d));
-    } catch (error) {
+    this.session = await this.adapter.connect((d) => void this.receive(d)).catch((error: unknown) => {
       this.state = 'ended';
-      throw error;
-    }
+      return Promise.reject(error);
+    });
     this.emit('connected');
     this.loop = this.keepConnected();
   }

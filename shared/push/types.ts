@@ -63,6 +63,8 @@ export interface PushReceiverOptions {
   dataTypes?: readonly PushDataType[];
   /** MQTT client id of the persistent session (default `dm-<userName>`), AMQP container id. */
   clientId?: string;
+  /** MQTT clean: false (default true); a short-lived listener uses false so no session stays behind. */
+  persistentSession?: boolean;
   /** AMQP link credit: messages handled at once (default 10). MQTT handles one at a time. */
   prefetch?: number;
   /** Message ids remembered for deduplication (default 10,000). */

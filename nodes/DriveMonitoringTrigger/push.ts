@@ -1,0 +1,104 @@
+import type { ICredentialDataDecryptedObject, IDataObject, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { createPushReceiver, PUSH_DATA_TYPES, type PushDataType, type PushMessage, type PushReceiverOptions } from '../../shared/push';
+import { parseIdList, passesFilters, toItem, type TriggerFilters } from './items';
+
+export const PUSH_CREDENTIAL_TYPE = 'driveMonitoringPushApi';
+
+type Acknowledge = 'immediately' | 'executionFinishes' | 'executionFinishesSuccessfully';
+
+/** The receiver settings from the credential; the password stays in the receiver. */
+export function receiverOptionsOf(credentials: ICredentialDataDecryptedObject): Omit<PushReceiverOptions, 'dataTypes'> {
+	const text = (name: string) => String(credentials[name] ?? '').trim();
+	return {
+		url: text('brokerUrl'),
+		userName: text('userName'),
+		password: String(credentials.password ?? ''),
+		topic: text('topic'),
+		addressTemplate: text('addressTemplate') || undefined,
+		allowUnauthorizedCerts: credentials.ignoreSslIssues === true,
+	};
+}
+
+export function readFilters(context: Pick<ITriggerFunctions, 'getNodeParameter'>): TriggerFilters {
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	return {
+		eventTypes: (filters.eventTypes as string[] | undefined) ?? [],
+		assetIds: parseIdList('Filters > Asset IDs', filters.assetIds),
+		cbmStatuses: (filters.cbmStatuses as string[] | undefined) ?? [],
+	};
+}
+
+/**
+ * Push mode, shaped like n8n's RabbitMQ trigger: a consumer that emits one item per message and
+ * acknowledges immediately or once the execution it started has finished (successfully).
+ */
+export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+	const node = this.getNode();
+	const dataTypes = this.getNodeParameter('dataTypes', []) as PushDataType[];
+	const unknown = dataTypes.filter((t) => !PUSH_DATA_TYPES.includes(t));
+	if (dataTypes.length === 0 || unknown.length > 0) {
+		throw new NodeOperationError(node, `Data Types ${JSON.stringify(dataTypes)} must name at least one of ${PUSH_DATA_TYPES.join(', ')}`);
+	}
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const acknowledge = (options.acknowledge as Acknowledge | undefined) ?? 'executionFinishes';
+	const includeRaw = options.includeRaw === true;
+	let filters: TriggerFilters;
+	try {
+		filters = readFilters(this);
+	} catch (error) {
+		throw new NodeOperationError(node, (error as Error).message);
+	}
+	const manual = this.getMode() === 'manual';
+	const settings = receiverOptionsOf(await this.getCredentials(PUSH_CREDENTIAL_TYPE));
+	const logger = this.logger;
+	let receiver: ReturnType<typeof createPushReceiver>;
+	try {
+		receiver = createPushReceiver({
+			...settings,
+			dataTypes,
+			prefetch: Number(options.parallelMessages ?? 1),
+			// A test listener must not take over the persistent session of the active workflow.
+			clientId: manual ? `dm-${settings.userName}-test` : undefined,
+			persistentSession: !manual,
+			logger: {
+				debug: (message) => logger.debug(message),
+				info: (message) => logger.info(message),
+				warn: (message) => logger.warn(message),
+				error: (message) => logger.error(message),
+			},
+		});
+	} catch (error) {
+		throw new NodeOperationError(node, (error as Error).message);
+	}
+	receiver.on('end', (end) => {
+		if (end.error) this.emitError(new NodeOperationError(node, end.error.message));
+	});
+
+	const handle = async (message: PushMessage): Promise<void> => {
+		if (!passesFilters(filters, message)) return;
+		const items = [[toItem(message, includeRaw)]];
+		if (acknowledge === 'immediately') {
+			this.emit(items);
+			return;
+		}
+		const done = this.helpers.createDeferredPromise<IRun>();
+		this.emit(items, undefined, done);
+		const run = await done.promise;
+		if (acknowledge === 'executionFinishesSuccessfully' && run.data.resultData.error) {
+			throw new NodeOperationError(node, `The execution for ${message.dataType} ${message.id} failed; the message stays with the broker`);
+		}
+	};
+
+	const start = async (): Promise<void> => {
+		try {
+			await receiver.start(handle);
+		} catch (error) {
+			throw new NodeOperationError(node, (error as Error).message);
+		}
+	};
+	const closeFunction = async () => await receiver.close();
+	if (manual) return { closeFunction, manualTriggerFunction: start };
+	await start();
+	return { closeFunction };
+}
