@@ -62,6 +62,13 @@ describe('token cache', () => {
     expect(tokenRequests()).toBe(2);
   });
 
+  test('a token endpoint failing with a 5xx is asked again', async () => {
+    h.sim.faults.set({ paths: ['/oauth2/'], errorRate: 1, times: 1 });
+    const org = await h.client().organization.get();
+    expect(org.id).toBe(h.credentials().orgId);
+    expect(h.sim.requests.entries.filter((r) => r.path.endsWith('/token')).map((r) => r.status)).toEqual([503, 200]);
+  });
+
   test('a 401 triggers one re-authentication and one retry', async () => {
     const client = h.client();
     await client.organization.get();

@@ -1,5 +1,5 @@
 // Every endpoint (E1 to E30) through the core, against the simulator over real HTTP.
-import { DriveMonitoringApiError, utc8DateTimeToInstant, formatUtc8Date, type DriveMonitoringClient } from '../../shared';
+import { DownloadError, DriveMonitoringApiError, utc8DateTimeToInstant, formatUtc8Date, type DriveMonitoringClient } from '../../shared';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -112,9 +112,14 @@ describe('asset data (E14 to E25)', () => {
     expect(file.fileName).toBe(`event-${event!.id}-logger.csv`);
     expect(file.mimeType).toBe('text/csv');
     expect(file.data.length).toBeGreaterThan(0);
-    // The link carries no bearer token.
     const last = h.sim.requests.entries.filter((r) => r.endpoint === 'file').pop();
     expect(last?.status).toBe(200);
+    // A tampered link is refused by the platform: a DownloadError saying so, without the link.
+    const tampered = files[0].loggerFile!.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'));
+    const refused = await client.files.download(tampered).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(DownloadError);
+    expect(refused).toMatchObject({ httpStatus: 403, linkRefused: true });
+    expect((refused as Error).message).toMatch(/expired or was altered/);
   });
 
   test('E15 on a Basic asset: 102403 explained by the level table', async () => {

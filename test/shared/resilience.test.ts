@@ -119,6 +119,20 @@ describe('answers that are not the API JSON', () => {
     expect((error as UnexpectedResponseError).excerpt.length).toBeLessThanOrEqual(203);
   });
 
+  test('empty body', async () => {
+    const inner = createUndiciTransport();
+    const emptying: Transport = {
+      async request(req) {
+        const res = await inner.request(req);
+        return req.url.endsWith('/organization') ? { ...res, body: Buffer.alloc(0) } : res;
+      },
+    };
+    const error = await h.client({ transport: emptying }).organization.get().catch((e: unknown) => e);
+    await inner.close?.();
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toMatch(/^E1 Get own organization: unexpected answer \(HTTP 200\): empty body/);
+  });
+
   test('unknown fields are kept', async () => {
     h.sim.faults.set({ paths: ['/organization'], malformedRate: 1, malformedKind: 'extra-fields', times: 1 });
     const org = await client.organization.get();
@@ -163,6 +177,20 @@ describe('bounded concurrency and cancellation', () => {
     await Promise.all(Array.from({ length: 12 }, () => c.organization.get()));
     await inner.close?.();
     expect(peak).toBe(3);
+  });
+
+  test('an abort takes a call waiting for a free slot out of the queue, unsent', async () => {
+    h.sim.faults.set({ paths: ['/organization'], latencyMs: 300 });
+    const c = h.client({ concurrency: 1 });
+    await c.accessToken();
+    h.sim.requests.clear();
+    const first = c.organization.get();
+    const controller = new AbortController();
+    const queued = c.organization.get({ signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort();
+    expect(await queued).toMatchObject({ reason: 'ABORTED' });
+    await first;
+    expect(calls('/organization')).toHaveLength(1);
   });
 
   test('an abort ends a backoff wait at once', async () => {
