@@ -73,12 +73,52 @@ export async function importCredential(
   await n8nCommand(instance, ['import:credentials', `--input=${file}`]);
 }
 
+export interface WorkflowNode {
+  name: string;
+  type: string;
+  typeVersion?: number;
+  position?: [number, number];
+  parameters?: Record<string, unknown>;
+  credentials?: Record<string, { id: string; name: string }>;
+  disabled?: boolean;
+  onError?: string;
+  [key: string]: unknown;
+}
+
+type Connections = Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+
 export interface WorkflowJson {
   id?: string;
   name: string;
-  nodes: Array<{ name: string; type: string; parameters?: Record<string, unknown>; credentials?: Record<string, { id: string; name: string }> }>;
-  connections: Record<string, unknown>;
+  nodes: WorkflowNode[];
+  connections: Connections;
   [key: string]: unknown;
+}
+
+/**
+ * An example as a user would set it up to try it by hand: a Manual Trigger beside its schedule
+ * (`n8n execute` starts only from a Manual Trigger), the organization and the assets picked where
+ * the example leaves them empty, and the nodes that reach services outside this machine (Slack,
+ * email) deactivated, which n8n passes data through.
+ */
+export function runnableExample(example: WorkflowJson, id: string, picks: { orgId: number; assetIds: number[] }): WorkflowJson {
+  const workflow = JSON.parse(JSON.stringify(example)) as WorkflowJson;
+  workflow.id = id;
+  const manual: WorkflowNode = { name: 'Run From Test', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, -200], parameters: {} };
+  for (const node of workflow.nodes) {
+    if (node.type === 'n8n-nodes-base.scheduleTrigger' && workflow.connections[node.name]) {
+      workflow.connections[manual.name] = JSON.parse(JSON.stringify(workflow.connections[node.name]));
+    }
+    const foreign = Object.keys(node.credentials ?? {}).some((type) => type !== 'driveMonitoringApi');
+    if (foreign) node.disabled = true;
+    const organization = node.parameters?.organization as { value?: unknown } | undefined;
+    if (organization && organization.value === '') node.parameters!.organization = { __rl: true, mode: 'id', value: String(picks.orgId) };
+    const assetIds = node.parameters?.assetIds as unknown[] | undefined;
+    if (Array.isArray(assetIds) && assetIds.length === 0) node.parameters!.assetIds = picks.assetIds.map(String);
+  }
+  if (!workflow.connections[manual.name]) throw new Error(`example "${example.name}" has no schedule trigger to run from`);
+  workflow.nodes.push(manual);
+  return workflow;
 }
 
 /** Imports workflows, pointing every Drive Monitoring credential slot at the given credential. */
@@ -96,18 +136,19 @@ export async function importWorkflows(
         if (credentials[slot]) node.credentials![slot] = credentials[slot];
       }
     }
-    fs.writeFileSync(path.join(dir, `${index}.json`), JSON.stringify(workflow, null, 2));
+    const { file: _file, ...importable } = workflow as WorkflowJson & { file?: string };
+    fs.writeFileSync(path.join(dir, `${index}.json`), JSON.stringify(importable, null, 2));
   });
   await n8nCommand(instance, ['import:workflow', '--separate', `--input=${dir}`]);
 }
 
-export function readWorkflows(dir: string): WorkflowJson[] {
+export function readWorkflows(dir: string): Array<WorkflowJson & { file: string }> {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
     .filter((file) => file.endsWith('.json'))
     .sort()
-    .map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson);
+    .map((file) => ({ ...(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson), file }));
 }
 
 /** n8n reports a community package it cannot load on its console and goes on without it. */

@@ -19,6 +19,7 @@ import {
   parsePrintedJson,
   readState,
   readWorkflows,
+  runnableExample,
   type WorkflowJson,
 } from './harness';
 
@@ -26,8 +27,11 @@ const NODE_TYPE = 'n8n-nodes-drive-monitoring.driveMonitoring';
 const CREDENTIAL = { id: 'dmE2eCredential1', name: 'Drive Monitoring (simulator)' };
 
 const state = readState();
+const testWorkflows = readWorkflows(WORKFLOWS_DIR);
+const examples = readWorkflows(EXAMPLES_DIR).map((example) => ({ ...example, id: `ex-${example.file.replace(/\.json$/, '')}`.slice(0, 21) }));
 let simulator: Simulator;
 let workflows: WorkflowJson[];
+let values: Record<string, string>;
 
 interface StoredBinary {
   id: string;
@@ -60,6 +64,7 @@ function fixtures(sim: Simulator, orgId: number): Record<string, string> {
     groupId: String(org.groupIds[0]),
     plantId: String(org.plantIds[0]),
     premiumDriveId: find('old enough IOT Panel Premium drive with CBM', (a) => a.assetType === 'Drive' && a.level === 'Premium' && a.gatewayType === 'IOTPanel' && a.cbmCapable),
+    standardDriveId: find('Standard drive', (a) => a.assetType === 'Drive' && a.level === 'Standard'),
     entryDriveId: find('Entry drive', (a) => a.assetType === 'Drive' && a.level === 'Entry'),
     registrySerialNumber: sim.info.registrySerialNumbers[0],
     driveSubscriptionCode: code.code,
@@ -110,9 +115,11 @@ beforeAll(async () => {
   const orgId = simulator.info.credentials.find((c) => c.apiKey === credentialData.apiKey)!.orgId;
   await importCredential(state.instance, { ...CREDENTIAL, type: 'driveMonitoringApi', data: credentialData });
 
-  const values = fixtures(simulator, orgId);
-  const examples = readWorkflows(EXAMPLES_DIR).map((example, index) => ({ ...example, id: example.id ?? `example${index + 1}` }));
-  workflows = [...examples, ...readWorkflows(WORKFLOWS_DIR)].map((workflow) => fill(workflow, values));
+  values = fixtures(simulator, orgId);
+  workflows = [
+    ...examples.map((example) => runnableExample(example, example.id, { orgId, assetIds: [Number(values.premiumDriveId), Number(values.standardDriveId)] })),
+    ...testWorkflows.map((workflow) => fill(workflow, values)),
+  ];
   await importWorkflows(state.instance, workflows, { driveMonitoringApi: CREDENTIAL });
 });
 
@@ -121,11 +128,25 @@ afterAll(async () => {
 });
 
 describe('workflows executed by the n8n command line', () => {
-  it('imported the test workflows', () => {
-    expect(workflows.map((w) => w.id)).toEqual(expect.arrayContaining(readWorkflows(WORKFLOWS_DIR).map((w) => w.id)));
+  it('found the examples and the test workflows', () => {
+    expect(examples.length).toBeGreaterThan(0);
+    expect(testWorkflows.length).toBeGreaterThan(0);
   });
 
-  it.each(readWorkflows(WORKFLOWS_DIR).map((w) => [w.id!, w.name]))('runs %s (%s): every node succeeds', async (id) => {
+  it.each(examples.map((w) => [w.file, w.id]))('runs the example %s: every Drive Monitoring node succeeds', async (file, id) => {
+    const workflow = workflows.find((w) => w.id === id)!;
+    if (file === 'new-faults-to-chat.json') {
+      // A drive faults a moment before the run, as the example's five-minute schedule expects.
+      simulator.control.raiseEvent(Number(values.premiumDriveId), { eventType: 'Fault', eventCode: '2310', content: 'Overcurrent (2310)' });
+    }
+    const runData = await execute(workflow);
+    for (const node of workflow.nodes.filter((n) => n.type === NODE_TYPE)) {
+      expect(runData[node.name]?.[0]?.error).toBeUndefined();
+      expect(runData[node.name]).toBeDefined();
+    }
+  });
+
+  it.each(testWorkflows.map((w) => [w.id!, w.name]))('runs %s (%s): every node succeeds', async (id) => {
     const workflow = workflows.find((w) => w.id === id)!;
     const runData = await execute(workflow);
     for (const node of workflow.nodes.filter((n) => n.type === NODE_TYPE && !('onError' in n))) {
@@ -156,6 +177,20 @@ describe('what the runs show', () => {
       expect(bytes.length).toBe(binary.bytes);
       if (binary.mimeType === 'application/pdf') expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     }
+  });
+
+  it('shows what each example is for: the fault to post, the CBM spreadsheet, the fleet report PDF', () => {
+    const [fault] = itemsOf(run('ex-new-faults-to-chat'), 'New Faults');
+    expect(fault?.json).toEqual(expect.objectContaining({ eventType: 'Fault', eventCode: '2310' }));
+    // The Slack node is deactivated here; n8n still hands it the items it would post.
+    expect(itemsOf(run('ex-new-faults-to-chat'), 'Post to Slack').length).toBeGreaterThan(0);
+
+    const [sheet] = itemsOf(run('ex-cbm-results-to-spr'), 'Convert to Excel');
+    expect(sheet.binary?.data?.fileName).toMatch(/\.xlsx$/);
+    expect(storedBinary(sheet.binary!.data.id).subarray(0, 2).toString('latin1')).toBe('PK');
+
+    const [report] = itemsOf(run('ex-weekly-fleet-repor'), 'Create Fleet Report');
+    expect(storedBinary(report.binary!.data.id).subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 
   it('surfaces a level-denied error with its explanation', () => {
