@@ -1,8 +1,8 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
@@ -102,12 +102,10 @@ export class DriveMonitoringApi implements ICredentialType {
 		return { accessToken: token.accessToken };
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
-		},
-	};
+	// A function rather than the declarative `{ type: 'generic' }` form: the header is the same, but
+	// n8n then does not run its expression engine on every request (measured in bench/suites/nodes.ts).
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions) {
+		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken)}` };
+		return requestOptions;
+	}
 }

@@ -1,10 +1,21 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { mapLimit } from '../../../shared/core/limiter';
 import { createNodeClient } from '../transport';
 import { errorOutput, toNodeError } from '../helpers/errors';
 import { findOperation } from './resources';
 
-/** Runs the chosen operation once per input item; every output item is paired with its input. */
+/** Items of a read-only operation in flight at once (the core's own default concurrency). */
+export const READ_CONCURRENCY = 8;
+
+type ItemResult = { output: INodeExecutionData[] } | { error: NodeApiError | NodeOperationError };
+
+/**
+ * Runs the chosen operation once per input item. Output keeps item order and every output item
+ * is paired with its input. Read-only operations run several items at a time; operations that
+ * change something run one item after the other and stop at the first failure (unless Continue
+ * On Fail), so nothing after a failed item is changed.
+ */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -14,17 +25,57 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" is not known for resource "${resource}"`);
 	}
 	const client = await createNodeClient.call(this);
+	const continueOnFail = this.continueOnFail();
+	const runItem = async (itemIndex: number): Promise<ItemResult> => {
+		try {
+			return { output: await operation.execute.call(this, client, itemIndex) };
+		} catch (error) {
+			return { error: await toNodeError.call(this, client, error, itemIndex) };
+		}
+	};
+
+	const results = operation.readOnly
+		? await runConcurrently(items.length, runItem)
+		: await runInOrder(items.length, runItem, continueOnFail);
 
 	const returnData: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const output = await operation.execute.call(this, client, itemIndex);
-			for (const item of output) returnData.push({ ...item, pairedItem: { item: itemIndex } });
-		} catch (error) {
-			const nodeError = await toNodeError.call(this, client, error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			returnData.push({ json: errorOutput(nodeError), pairedItem: { item: itemIndex } });
+	results.forEach((result, itemIndex) => {
+		if ('error' in result) {
+			if (!continueOnFail) throw result.error;
+			returnData.push({ json: errorOutput(result.error), pairedItem: { item: itemIndex } });
+			return;
 		}
-	}
+		for (const item of result.output) returnData.push({ ...item, pairedItem: { item: itemIndex } });
+	});
 	return [returnData];
 }
+
+/**
+ * The first item runs alone: it makes n8n fetch the token (preAuthentication) once and store it,
+ * so the items after it reuse that token instead of each fetching one at the same time.
+ */
+async function runConcurrently(count: number, runItem: (itemIndex: number) => Promise<ItemResult>): Promise<ItemResult[]> {
+	if (count === 0) return [];
+	const first = await runItem(0);
+	const rest = await mapLimit(
+		Array.from({ length: count - 1 }, (_, i) => i + 1),
+		READ_CONCURRENCY,
+		async (itemIndex) => await runItem(itemIndex),
+	);
+	return [first, ...rest];
+}
+
+async function runInOrder(
+	count: number,
+	runItem: (itemIndex: number) => Promise<ItemResult>,
+	continueOnFail: boolean,
+): Promise<ItemResult[]> {
+	const results: ItemResult[] = [];
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		const result = await runItem(itemIndex);
+		results.push(result);
+		if ('error' in result && !continueOnFail) break;
+	}
+	return results;
+}
+

@@ -5,6 +5,11 @@ import type { DriveMonitoringClient } from '../transport';
 export interface Operation {
 	option: INodePropertyOptions & { action: string; description: string };
 	properties: INodeProperties[];
+	/**
+	 * True for operations that only read: their items run several at a time (results keep item
+	 * order). Operations that change something run one item after the other, in item order.
+	 */
+	readOnly?: boolean;
 	/** Runs for one input item; the router adds pairedItem and handles errors. */
 	execute(this: IExecuteFunctions, client: DriveMonitoringClient, itemIndex: number): Promise<INodeExecutionData[]>;
 }

@@ -13,7 +13,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+/** The repository root: the nearest folder up with package.json (also from dist/ when compiled for bench/). */
+function findRoot(from: string): string {
+	for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+		if (existsSync(path.join(dir, 'package.json'))) return dir;
+	}
+	throw new Error(`no package.json above ${from}`);
+}
+
+export const REPO_ROOT = findRoot(__dirname);
 
 interface Manifest {
 	name: string;

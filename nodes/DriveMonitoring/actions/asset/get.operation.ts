@@ -10,6 +10,7 @@ export const get: Operation = {
 		action: 'Get an asset',
 		description: 'Get the details of a drive or motor: model, firmware, gateway, plant, last data received, expert service',
 	},
+	readOnly: true,
 	properties: [locator('asset'), simplifyOption],
 	async execute(client, itemIndex) {
 		const id = getIdParameter.call(this, 'asset', itemIndex);

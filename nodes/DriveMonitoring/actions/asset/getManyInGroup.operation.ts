@@ -9,6 +9,7 @@ export const getManyInGroup: Operation = {
 		action: 'Get assets of an asset group',
 		description: 'List the assets of one asset group of an end-user organization, one item per asset',
 	},
+	readOnly: true,
 	properties: [locator('organization', { description: 'The end-user organization of the group' }), locator('assetGroup'), ...assetListProperties],
 	async execute(client, itemIndex) {
 		const orgId = getIdParameter.call(this, 'organization', itemIndex);

@@ -9,6 +9,7 @@ export const getManyInOrganization: Operation = {
 		action: 'Get assets of an organization',
 		description: 'List the drives, motors and powertrains of an end-user organization, one item per asset',
 	},
+	readOnly: true,
 	properties: [locator('organization', { description: 'The end-user organization' }), ...assetListProperties],
 	async execute(client, itemIndex) {
 		const orgId = getIdParameter.call(this, 'organization', itemIndex);

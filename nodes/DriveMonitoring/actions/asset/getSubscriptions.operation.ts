@@ -9,6 +9,7 @@ export const getSubscriptions: Operation = {
 		action: 'Get subscriptions of an asset',
 		description: "List an asset's subscriptions (code, type, level Entry/Basic/Standard/Premium, status, dates), one item each",
 	},
+	readOnly: true,
 	properties: [locator('asset')],
 	async execute(client, itemIndex) {
 		const assetId = getIdParameter.call(this, 'asset', itemIndex);

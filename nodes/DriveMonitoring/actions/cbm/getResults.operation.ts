@@ -11,6 +11,7 @@ export const getResults: Operation = {
 		description:
 			'Get the condition-based maintenance analysis of a drive: status and predicted maintenance dates of its fan, capacitor and IGBT, one item per component (Standard and Premium levels only)',
 	},
+	readOnly: true,
 	properties: [
 		locator('asset'),
 		{

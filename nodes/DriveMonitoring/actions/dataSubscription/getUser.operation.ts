@@ -8,6 +8,7 @@ export const getUser: Operation = {
 		action: 'Get the data subscription user',
 		description: "Get the organization's data-subscription user: user name, topic and subscribed data types (password masked)",
 	},
+	readOnly: true,
 	properties: [],
 	async execute(client) {
 		return toItems(await client.dataSubscription.getUsers());

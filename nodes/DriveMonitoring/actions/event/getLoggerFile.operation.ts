@@ -12,6 +12,7 @@ export const getLoggerFile: Operation = {
 		description:
 			'Download the event logger file(s) recorded around an event as binary data, one item per file (Standard and Premium levels only)',
 	},
+	readOnly: true,
 	properties: [
 		locator('asset'),
 		{

@@ -12,6 +12,7 @@ export const getMany: Operation = {
 		description:
 			'List the faults, warnings and notifications of an asset in a time range, one item per event; long ranges are split into 7-day queries',
 	},
+	readOnly: true,
 	properties: [
 		locator('asset'),
 		...timeRange(timeRangeDefaults.last7Days, 'event time range'),

@@ -10,6 +10,7 @@ export const getConditions: Operation = {
 		description:
 			'Get the latest health conditions of an asset (Overall, Availability, Environment, Reliability, Stress: Good, Tolerable, Poor or Unknown), one item per condition; the subscription level limits which are returned',
 	},
+	readOnly: true,
 	properties: [locator('asset')],
 	async execute(client, itemIndex) {
 		const assetId = getIdParameter.call(this, 'asset', itemIndex);

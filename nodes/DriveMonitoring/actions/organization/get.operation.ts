@@ -8,6 +8,7 @@ export const get: Operation = {
 		action: 'Get own organization',
 		description: 'Get the organization the credentials belong to (name, type VENDOR/CP/EU, contact)',
 	},
+	readOnly: true,
 	properties: [],
 	async execute(client) {
 		return toItems(await client.organization.get());

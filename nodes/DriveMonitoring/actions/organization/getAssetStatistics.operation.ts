@@ -10,6 +10,7 @@ export const getAssetStatistics: Operation = {
 		description:
 			'Count drives, motors and powertrains of an organization; a service provider also gets one entry per authorized customer',
 	},
+	readOnly: true,
 	properties: [locator('organization')],
 	async execute(client, itemIndex) {
 		const orgId = getIdParameter.call(this, 'organization', itemIndex);

@@ -11,6 +11,7 @@ export const getTree: Operation = {
 		description:
 			"Get the organization's tree: asset groups and plants of an end-user organization, or the served organizations of a service provider",
 	},
+	readOnly: true,
 	properties: [
 		{
 			displayName: 'Output',

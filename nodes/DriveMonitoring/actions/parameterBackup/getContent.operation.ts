@@ -9,6 +9,7 @@ export const getContent: Operation = {
 		action: 'Get the content of a parameter backup',
 		description: 'Get the parameter values stored in one backup of a drive, one item per parameter (or per group)',
 	},
+	readOnly: true,
 	properties: [
 		locator('asset'),
 		{

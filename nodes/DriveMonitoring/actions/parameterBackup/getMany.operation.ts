@@ -9,6 +9,7 @@ export const getMany: Operation = {
 		action: 'Get parameter backups of a drive',
 		description: 'List the parameter backups of a drive taken in a time range (at most 365 days), one item per backup',
 	},
+	readOnly: true,
 	properties: [locator('asset'), ...timeRange(timeRangeDefaults.last30Days, 'backup time range')],
 	async execute(client, itemIndex) {
 		const assetId = getIdParameter.call(this, 'asset', itemIndex);

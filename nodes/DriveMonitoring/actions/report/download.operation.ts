@@ -10,6 +10,7 @@ export const download: Operation = {
 		action: 'Download a report',
 		description: 'Download a generated report as a PDF file (binary data), or get its temporary link',
 	},
+	readOnly: true,
 	properties: [
 		locator('asset'),
 		locator('report', { typeOptions: { loadOptionsDependsOn: ['asset.value'] } }),

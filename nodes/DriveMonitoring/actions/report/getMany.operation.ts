@@ -9,6 +9,7 @@ export const getMany: Operation = {
 		action: 'Get reports of an asset',
 		description: 'List the reports of an asset created in the last 7 days with their status (Creating, Created, Failed), one item per report',
 	},
+	readOnly: true,
 	properties: [locator('asset')],
 	async execute(client, itemIndex) {
 		const assetId = getIdParameter.call(this, 'asset', itemIndex);

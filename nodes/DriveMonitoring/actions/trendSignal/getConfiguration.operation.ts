@@ -10,6 +10,7 @@ export const getConfiguration: Operation = {
 		description:
 			'List the trends and signals an asset records (name, code, label, unit), one item per parameter; the codes are what Get Data queries',
 	},
+	readOnly: true,
 	properties: [locator('asset')],
 	async execute(client, itemIndex) {
 		const assetId = getIdParameter.call(this, 'asset', itemIndex);

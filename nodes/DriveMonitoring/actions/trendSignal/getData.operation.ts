@@ -13,6 +13,7 @@ export const getData: Operation = {
 		description:
 			'Get the time series of selected trend/signal codes of an asset: raw points for ranges up to 1 hour, 5-minute min/avg/max beyond; long ranges are split into 30-day queries',
 	},
+	readOnly: true,
 	properties: [
 		locator('asset'),
 		{
