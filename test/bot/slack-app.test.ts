@@ -1,0 +1,141 @@
+import type { App } from '@slack/bolt';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DETAILS_ACTION } from '../../bot/blocks/alert';
+import { parseConfig } from '../../bot/config/load';
+import { createPlatformClient } from '../../bot/platform/client';
+import { type Bot, startBot } from '../../bot/runtime';
+import { createSlackApp } from '../../bot/slack/app';
+import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
+import { startSimulator, type Simulator } from '../../simulator';
+import { buttonClickBody, capturingLogger, fakeSlackToken, postToSlackApp, slashCommandBody, tempStateFile, waitFor } from './helpers';
+import { SlackApiServer } from './slack-server';
+
+const botToken = fakeSlackToken('b');
+const signingSecret = `sign-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+const { logger, lines } = capturingLogger();
+const state = tempStateFile();
+let sim: Simulator;
+let slack: SlackApiServer;
+let bot: Bot;
+const apps: App[] = [];
+let url = '';
+let restrictedUrl = '';
+
+async function startApp(config: ReturnType<typeof parseConfig>): Promise<string> {
+  const app = createSlackApp({ botToken, mode: { kind: 'http', signingSecret }, slackApiUrl: slack.apiUrl, commands: bot.commands, config, logger });
+  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
+  apps.push(app);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ push: false });
+  slack = await new SlackApiServer({ token: botToken }).start();
+  const { info } = sim;
+  const vendor = info.credentials.find((c) => c.orgType === 'VENDOR') ?? info.credentials[0];
+  const platform = createPlatformClient({ baseUrl: info.baseUrl, authUrl: info.authUrl, tenantId: info.tenantId, apiScopeId: info.apiScopeId, apiKey: vendor.apiKey, apiSecret: vendor.apiSecret }, logger);
+  const config = parseConfig({ source: { kind: 'poll', pollIntervalSeconds: 3600 }, stateFile: state.file });
+  bot = await startBot({ config, platform, sink: new SlackNoticeSink(createAlertClient(botToken, slack.apiUrl), config.timeZone), logger });
+  url = await startApp(config);
+  restrictedUrl = await startApp(parseConfig({ ...config, allow: { users: ['U0BOB'], channels: [] } }));
+});
+
+afterAll(async () => {
+  for (const app of apps) await app.stop();
+  await bot?.stop();
+  await slack?.close();
+  await sim?.close();
+  state.cleanup();
+});
+
+function anyDrive(filter: (a: ReturnType<Simulator['fleet']['assets']>[number]) => boolean) {
+  const asset = sim.fleet.assets().find((a) => a.assetType === 'Drive' && filter(a));
+  if (!asset) throw new Error('no such drive in the simulated fleet');
+  return asset;
+}
+
+async function command(text: string, id: string, options: { user?: string; target?: string } = {}) {
+  const body = slashCommandBody({ command: '/drive', text, responseUrl: slack.responseUrl(id), user: options.user });
+  const answer = await postToSlackApp(options.target ?? url, signingSecret, body);
+  return answer;
+}
+
+function responseTo(id: string) {
+  return waitFor(`the answer ${id}`, () => slack.responses.find((r) => r.id === id)?.body);
+}
+
+test('a signed /drive status is acknowledged at once and answered ephemerally with the asset status', async () => {
+  const drive = anyDrive((a) => a.level !== 'expired');
+  const ack = await command(`status ${drive.serialNumber}`, 'status-1');
+  expect(ack.status).toBe(200);
+  expect(ack.ms).toBeLessThan(3000);
+  const answer = await responseTo('status-1');
+  expect(answer.response_type).toBe('ephemeral');
+  expect(String(answer.text)).toContain(drive.serialNumber);
+  const json = JSON.stringify(answer.blocks);
+  expect(json).toContain('Conditions');
+  expect(json).toContain('Open events');
+  expect(json).toContain('Latest data');
+  expect(slack.problems).toEqual([]);
+});
+
+test('--channel posts the answer for everyone; an unknown asset gets suggestions', async () => {
+  const drive = anyDrive(() => true);
+  await command(`find ${drive.name} --channel`, 'find-1');
+  expect((await responseTo('find-1')).response_type).toBe('in_channel');
+  const typo = `${drive.serialNumber.slice(0, -1)}X`;
+  await command(`status ${typo}`, 'typo-1');
+  const answer = await responseTo('typo-1');
+  expect(String(answer.text)).toContain(`No asset matches "${typo}"`);
+  expect(JSON.stringify(answer.blocks)).toContain(drive.serialNumber);
+});
+
+test('a 102403 is explained with the level the asset has and the level it needs', async () => {
+  const entry = anyDrive((a) => a.level === 'Entry' || a.level === 'Basic');
+  await command(`cbm ${entry.id}`, 'cbm-denied');
+  const json = JSON.stringify((await responseTo('cbm-denied')).blocks);
+  expect(json).toContain('need Standard or Premium');
+  expect(json).toContain(`this asset is ${entry.level}`);
+});
+
+test('unsigned, stale and tampered requests are rejected and never answered', async () => {
+  const body = slashCommandBody({ command: '/drive', text: 'help', responseUrl: slack.responseUrl('forged') });
+  expect((await postToSlackApp(url, signingSecret, body, { unsigned: true })).status).toBe(401);
+  expect((await postToSlackApp(url, signingSecret, body, { timestamp: Math.floor(Date.now() / 1000) - 10 * 60 })).status).toBe(401);
+  const tampered = body.replace('text=help', 'text=health');
+  expect((await postToSlackApp(url, signingSecret, body, { sendBody: tampered })).status).toBe(401);
+  expect((await postToSlackApp(url, 'not-the-secret', body)).status).toBe(401);
+  // A correctly signed one still works, so the rejections above were about the signature.
+  const ok = await postToSlackApp(url, signingSecret, body.replace('forged', 'genuine'));
+  expect(ok.status).toBe(200);
+  await responseTo('genuine');
+  expect(slack.responses.some((r) => r.id === 'forged')).toBe(false);
+});
+
+test('the Details button answers the clicker with the asset status', async () => {
+  const drive = anyDrive((a) => a.level !== 'expired');
+  const body = buttonClickBody({ actionId: DETAILS_ACTION, value: String(drive.id), responseUrl: slack.responseUrl('details-1') });
+  const ack = await postToSlackApp(url, signingSecret, body);
+  expect(ack.status).toBe(200);
+  const answer = await responseTo('details-1');
+  expect(answer.response_type).toBe('ephemeral');
+  expect(answer.replace_original).toBe(false);
+  expect(String(answer.text)).toContain(drive.serialNumber);
+});
+
+test('the allow-list refuses other users in the acknowledgement itself', async () => {
+  const ack = await command('health', 'refused-1', { target: restrictedUrl, user: 'U0MALLORY' });
+  expect(ack.status).toBe(200);
+  expect(ack.text).toContain('not on the list');
+  await command('help', 'allowed-1', { target: restrictedUrl, user: 'U0BOB' });
+  expect(String((await responseTo('allowed-1')).text)).toContain('/drive');
+  expect(slack.responses.some((r) => r.id === 'refused-1')).toBe(false);
+});
+
+test('no token or signing secret appears in the logs', () => {
+  expect(lines.length).toBeGreaterThan(0);
+  const all = lines.join('\n');
+  expect(all).not.toContain(botToken);
+  expect(all).not.toContain(signingSecret);
+});

@@ -1,0 +1,211 @@
+// A local Slack-compatible Web API for tests and benchmarks: records every call, checks Block
+// Kit limits as Slack does, and answers 429 with Retry-After when a channel gets more than one
+// message a second. Also the target of response_url posts.
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedCall {
+  method: string;
+  body: Record<string, unknown>;
+  status: number;
+  ok: boolean;
+  error?: string;
+  at: number;
+}
+
+export interface StoredMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  blocks: unknown[];
+  threadTs?: string;
+  updates: number;
+}
+
+export interface SlackServerOptions {
+  /** The bot token calls must carry. */
+  token: string;
+  /** Messages a channel may take per second before 429 (Slack: about one). */
+  perChannelPerSecond?: number;
+  /** Extra latency on every answer, in ms. */
+  latencyMs?: number;
+}
+
+const LIMITS = { blocks: 50, sectionText: 3000, field: 2000, fields: 10, header: 150 };
+
+/** Slack's checks on a message: the problems found, none when valid. */
+export function blockKitProblems(text: unknown, blocks: unknown): string[] {
+  const problems: string[] = [];
+  if (blocks === undefined) return typeof text === 'string' && text.length > 0 ? [] : ['no_text: neither text nor blocks'];
+  if (!Array.isArray(blocks)) return ['invalid_blocks_format: blocks is not an array'];
+  if (typeof text !== 'string' || text.trim() === '') problems.push('missing text fallback: messages with blocks need text for notifications');
+  if (blocks.length > LIMITS.blocks) problems.push(`too many blocks: ${blocks.length} > ${LIMITS.blocks}`);
+  blocks.forEach((block: { type?: string; text?: { text?: string }; fields?: Array<{ text?: string }>; elements?: unknown[] }, i) => {
+    if (block.type === 'section') {
+      if (!block.text && !block.fields) problems.push(`blocks[${i}]: section without text or fields`);
+      if ((block.text?.text?.length ?? 0) > LIMITS.sectionText) problems.push(`blocks[${i}].text: ${block.text?.text?.length} > ${LIMITS.sectionText} characters`);
+      if ((block.fields?.length ?? 0) > LIMITS.fields) problems.push(`blocks[${i}].fields: more than ${LIMITS.fields}`);
+      block.fields?.forEach((f, j) => (f.text?.length ?? 0) > LIMITS.field && problems.push(`blocks[${i}].fields[${j}]: > ${LIMITS.field} characters`));
+      if (block.text?.text === '') problems.push(`blocks[${i}].text: empty`);
+    } else if (block.type === 'header') {
+      if ((block.text?.text?.length ?? 0) > LIMITS.header) problems.push(`blocks[${i}]: header > ${LIMITS.header} characters`);
+    } else if (block.type === 'context' || block.type === 'actions') {
+      if (!Array.isArray(block.elements) || block.elements.length === 0 || block.elements.length > (block.type === 'context' ? 10 : 25)) problems.push(`blocks[${i}]: bad elements`);
+    } else if (block.type !== 'divider') {
+      problems.push(`blocks[${i}]: unexpected block type ${String(block.type)}`);
+    }
+  });
+  return problems;
+}
+
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString('utf8');
+  if ((req.headers['content-type'] ?? '').includes('application/json')) return raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+  const form: Record<string, unknown> = Object.fromEntries(new URLSearchParams(raw));
+  for (const key of ['blocks', 'attachments']) {
+    if (typeof form[key] === 'string') form[key] = JSON.parse(form[key] as string);
+  }
+  return form;
+}
+
+export class SlackApiServer {
+  readonly calls: RecordedCall[] = [];
+  readonly responses: Array<{ id: string; body: Record<string, unknown>; at: number }> = [];
+  readonly messages = new Map<string, StoredMessage>();
+  /** Every Block Kit problem seen, with the method: a correct bot leaves this empty. */
+  readonly problems: Array<{ method: string; problems: string[] }> = [];
+  rateLimited = 0;
+  private readonly server: Server;
+  private readonly lastPosts = new Map<string, number[]>();
+  private seq = 0;
+  url = '';
+
+  constructor(private readonly options: SlackServerOptions) {
+    this.server = createServer((req, res) => void this.handle(req, res));
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** What Bolt and the WebClient take as `slackApiUrl`. */
+  get apiUrl(): string {
+    return `${this.url}/api/`;
+  }
+
+  responseUrl(id: string): string {
+    return `${this.url}/response/${id}`;
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  posts(): StoredMessage[] {
+    return [...this.messages.values()];
+  }
+
+  /** Channel names are turned into stable ids, as Slack answers with ids. */
+  channelId(channel: string): string {
+    return channel.startsWith('#') ? `C${createHash('sha1').update(channel).digest('hex').slice(0, 10).toUpperCase()}` : channel;
+  }
+
+  private send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    const delay = this.options.latencyMs ?? 0;
+    const write = () => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    if (delay > 0) setTimeout(write, delay);
+    else write();
+  }
+
+  private record(method: string, body: Record<string, unknown>, status: number, ok: boolean, error?: string): void {
+    this.calls.push({ method, body, status, ok, error, at: Date.now() });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const body = await readBody(req).catch(() => ({}) as Record<string, unknown>);
+    const response = /^\/response\/(.+)$/.exec(url.pathname);
+    if (response) {
+      const problems = blockKitProblems(body.text, body.blocks);
+      if (problems.length) this.problems.push({ method: 'response_url', problems });
+      this.responses.push({ id: response[1], body, at: Date.now() });
+      this.send(res, problems.length ? 400 : 200, problems.length ? { ok: false, error: 'invalid_blocks' } : { ok: true });
+      return;
+    }
+    const method = url.pathname.replace(/^\/api\//, '');
+    const auth = req.headers.authorization ?? (typeof body.token === 'string' ? `Bearer ${body.token}` : '');
+    if (auth !== `Bearer ${this.options.token}`) {
+      this.record(method, body, 200, false, 'invalid_auth');
+      this.send(res, 200, { ok: false, error: 'invalid_auth' });
+      return;
+    }
+    const answer = this.answer(method, body);
+    if ('retryAfter' in answer) {
+      this.rateLimited++;
+      this.record(method, body, 429, false, 'ratelimited');
+      this.send(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(answer.retryAfter) });
+      return;
+    }
+    this.record(method, body, 200, answer.ok === true, answer.error as string | undefined);
+    this.send(res, 200, answer);
+  }
+
+  private answer(method: string, body: Record<string, unknown>): Record<string, unknown> | { retryAfter: number } {
+    switch (method) {
+      case 'auth.test':
+        return { ok: true, url: 'https://example.slack.com/', team: 'Plant', user: 'drive-bot', team_id: 'T0001', user_id: 'U0BOT', bot_id: 'B0BOT' };
+      case 'chat.postMessage': {
+        const channel = this.channelId(String(body.channel ?? ''));
+        if (!channel) return { ok: false, error: 'channel_not_found' };
+        const problems = blockKitProblems(body.text, body.blocks);
+        if (problems.length) {
+          this.problems.push({ method, problems });
+          return { ok: false, error: 'invalid_blocks', errors: problems };
+        }
+        const now = Date.now();
+        const recent = (this.lastPosts.get(channel) ?? []).filter((t) => now - t < 1000);
+        if (recent.length >= (this.options.perChannelPerSecond ?? 1)) {
+          this.lastPosts.set(channel, recent);
+          return { retryAfter: 1 };
+        }
+        recent.push(now);
+        this.lastPosts.set(channel, recent);
+        const ts = `${Math.floor(now / 1000)}.${String(++this.seq).padStart(6, '0')}`;
+        const threadTs = typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : undefined;
+        if (threadTs && !this.messages.has(`${channel}/${threadTs}`)) return { ok: false, error: 'thread_not_found' };
+        const message: StoredMessage = { channel, ts, text: String(body.text ?? ''), blocks: (body.blocks as unknown[]) ?? [], threadTs, updates: 0 };
+        this.messages.set(`${channel}/${ts}`, message);
+        return { ok: true, channel, ts, message: { text: message.text, ts } };
+      }
+      case 'chat.update': {
+        const channel = String(body.channel ?? '');
+        const message = this.messages.get(`${channel}/${String(body.ts)}`);
+        if (!message) return { ok: false, error: 'message_not_found' };
+        const problems = blockKitProblems(body.text, body.blocks);
+        if (problems.length) {
+          this.problems.push({ method, problems });
+          return { ok: false, error: 'invalid_blocks', errors: problems };
+        }
+        message.text = String(body.text ?? '');
+        message.blocks = (body.blocks as unknown[]) ?? [];
+        message.updates++;
+        return { ok: true, channel, ts: message.ts };
+      }
+      case 'chat.postEphemeral':
+        return { ok: true, message_ts: `${Math.floor(Date.now() / 1000)}.${String(++this.seq).padStart(6, '0')}` };
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  }
+}
