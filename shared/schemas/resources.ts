@@ -17,7 +17,7 @@ import {
   SUBSCRIPTION_STATUSES,
   SUBSCRIPTION_TYPES,
 } from '../spec';
-import { bool, dateTime, int, list, model, openEnum, optInt, optIntOrEmpty, optNum, point, text, textish, textOrEmpty } from './model';
+import { dateTime, epochOrNone, flag, idText, int, list, model, openEnum, optInt, optIntOrEmpty, optionalEnum, optionalObject, optNum, series, text, textish, textOrEmpty, timestamps } from './model';
 
 function invert<K extends string>(table: Record<K, number>): Record<number, K> {
   return Object.fromEntries(Object.entries(table).map(([k, v]) => [v, k])) as Record<number, K>;
@@ -73,7 +73,7 @@ export const OrganizationNode: z.ZodType<OrganizationNode> = model(
     orgType: text,
     assetGroups: list(AssetGroup),
     plants: list(Plant),
-    subOrgs: z.lazy(() => list(OrganizationNode)),
+    subOrgs: list(z.lazy(() => OrganizationNode)),
   },
   { serverOrgs: 'subOrgs', subOrganizations: 'subOrgs' },
 );
@@ -102,7 +102,7 @@ export const Asset: z.ZodType<Asset> = model(
     assetGroupId: optInt,
     assetGroupName: text,
     assetType: openEnum(ASSET_TYPES),
-    subAssets: z.lazy(() => z.array(Asset).nullish().transform((v) => v ?? null)),
+    subAssets: optionalObject(z.array(z.lazy(() => Asset))),
   },
   { subDevices: 'subAssets' },
 );
@@ -111,8 +111,8 @@ export const ExpertService = model({
   serviceStatus: optInt,
   serviceType: optInt,
   /** Epoch milliseconds (A6); null where the API says -1 (none). */
-  serviceContractStartTime: optInt.transform((v) => (v === null || v < 0 ? null : v)),
-  serviceContractExpiredTime: optInt.transform((v) => (v === null || v < 0 ? null : v)),
+  serviceContractStartTime: epochOrNone,
+  serviceContractExpiredTime: epochOrNone,
 });
 
 export const AssetDetail = model(
@@ -134,7 +134,7 @@ export const AssetDetail = model(
     address: text,
     longitude: textish,
     latitude: textish,
-    expertService: ExpertService.nullish().transform((v) => v ?? null),
+    expertService: optionalObject(ExpertService),
     createdOn: dateTime,
     createdUserId: optIntOrEmpty,
     createdUserPhone: textOrEmpty,
@@ -180,7 +180,7 @@ export const Event = model(
     closeReason: text,
     closeAt: dateTime,
     deviceWorkStatus: optInt,
-    isHasEventLogger: bool.nullish().transform((v) => v ?? false),
+    isHasEventLogger: flag,
   },
   { hasEventLogger: 'isHasEventLogger' },
 );
@@ -194,12 +194,12 @@ export const TrendSignalConfig = model({ trends: list(ParameterConfig), signals:
 export const ParamData = model(
   {
     config: ParameterConfig,
-    avg: list(point),
-    max: list(point),
-    min: list(point),
-    value: list(point),
+    avg: series,
+    max: series,
+    min: series,
+    value: series,
     /** Epoch milliseconds of each point (numerals in the payload, A6). */
-    timestamp: list(int),
+    timestamp: timestamps,
   },
   { timestamps: 'timestamp', values: 'value' },
 );
@@ -228,17 +228,15 @@ export const CbmResult = model({
 });
 
 export const CommissioningDate = model(
-  { assetId: optInt, deviceUnitType: deviceUnitType.nullish(), commissioningDate: dateTime },
+  { assetId: optInt, deviceUnitType: optionalEnum(Object.keys(DEVICE_UNIT_TYPES) as Array<keyof typeof DEVICE_UNIT_TYPES>, invert(DEVICE_UNIT_TYPES)), commissioningDate: dateTime },
   {},
 );
-
-const reportType = openEnum(Object.keys(REPORT_TYPES) as Array<keyof typeof REPORT_TYPES>, invert(REPORT_TYPES));
 
 export const Report = model({
   id: int,
   title: text,
   subTitle: text,
-  reportType: reportType.nullish().transform((v) => v ?? null),
+  reportType: optionalEnum(Object.keys(REPORT_TYPES) as Array<keyof typeof REPORT_TYPES>, invert(REPORT_TYPES)),
   startDateTime: dateTime,
   endDateTime: dateTime,
   status: openEnum(REPORT_STATUSES),
@@ -247,12 +245,12 @@ export const Report = model({
 });
 
 export const ReportDownload = model(
-  { id: int, fileTemplink: text, status: openEnum(REPORT_STATUSES).nullish().transform((v) => v ?? null) },
+  { id: int, fileTemplink: text, status: optionalEnum(REPORT_STATUSES) },
   { fileTempLink: 'fileTemplink', fileLink: 'fileTemplink' },
 );
 
 export const ParameterBackupItem = model({
-  id: z.union([z.string(), z.number().transform(String)]),
+  id: idText,
   /** UTC+8 wall time, `YYYY-MM-DD hh:mm:ss` (read it with utc8DateTimeToInstant). */
   backupTime: text,
   name: text,
