@@ -203,14 +203,29 @@ export function timeRange(defaultStart: string, what: string): INodeProperties[]
 	];
 }
 
-export function splitRangesOption(windowDays: number): INodeProperties {
+/** The Options collection of ranged queries (E14, E17): the switch for automatic splitting. */
+export function rangeOptions(windowDays: number): INodeProperties {
 	return {
-		displayName: 'Split Long Ranges',
-		name: 'splitLongRanges',
-		type: 'boolean',
-		default: true,
-		description: `Whether to query ranges longer than the API's ${windowDays}-day window in ${windowDays}-day pieces and merge them. When off, the API cuts the range to ${windowDays} days after the start.`,
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Split Long Ranges',
+				name: 'splitLongRanges',
+				type: 'boolean',
+				default: true,
+				description: `Whether to query ranges longer than the API's ${windowDays}-day window in ${windowDays}-day pieces and merge them. When off, the API cuts the range to ${windowDays} days after the start.`,
+			},
+		],
 	};
+}
+
+/** Whether a ranged query splits long ranges (on unless switched off). */
+export function splitsLongRanges(this: IExecuteFunctions, itemIndex: number): boolean {
+	return (this.getNodeParameter('options', itemIndex, {}) as { splitLongRanges?: boolean }).splitLongRanges !== false;
 }
 
 export const simplifyOption: INodeProperties = {

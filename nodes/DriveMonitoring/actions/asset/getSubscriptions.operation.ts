@@ -1,18 +1,11 @@
-import type { Operation } from '../types';
-import { getIdParameter, locator } from '../common';
-import { toItems } from '../output';
+import { assetRead } from '../assetRead';
 
-export const getSubscriptions: Operation = {
-	option: {
+export const getSubscriptions = assetRead(
+	{
 		name: 'Get Subscriptions',
 		value: 'getSubscriptions',
 		action: 'Get subscriptions of an asset',
 		description: "List an asset's subscriptions (code, type, level Entry/Basic/Standard/Premium, status, dates), one item each",
 	},
-	readOnly: true,
-	properties: [locator('asset')],
-	async execute(client, itemIndex) {
-		const assetId = getIdParameter.call(this, 'asset', itemIndex);
-		return toItems(await client.assets.listSubscriptions({ assetId }));
-	},
-};
+	async (client, assetId) => await client.assets.listSubscriptions({ assetId }),
+);

@@ -1,6 +1,6 @@
 import type { Event } from '../../../../shared/schemas';
 import type { Operation } from '../types';
-import { getDateParameter, getIdParameter, locator, splitRangesOption, timeRange, timeRangeDefaults } from '../common';
+import { splitsLongRanges, getDateParameter, getIdParameter, locator, rangeOptions, timeRange, timeRangeDefaults } from '../common';
 import { toItems } from '../output';
 import { levelForHistoryCheck } from '../../helpers/history';
 
@@ -64,24 +64,16 @@ export const getMany: Operation = {
 				},
 			],
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [splitRangesOption(7)],
-		},
+		rangeOptions(7),
 	],
 	async execute(client, itemIndex) {
 		const assetId = getIdParameter.call(this, 'asset', itemIndex);
 		const startTime = getDateParameter.call(this, 'startTime', 'Start Time', itemIndex);
 		const endTime = getDateParameter.call(this, 'endTime', 'End Time', itemIndex);
-		const options = this.getNodeParameter('options', itemIndex, {}) as { splitLongRanges?: boolean };
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as { eventTypes?: string[]; status?: string };
 		const query = { assetId, startTime, endTime };
 		let events: Event[] =
-			options.splitLongRanges === false
+			!splitsLongRanges.call(this, itemIndex)
 				? await client.assetData.listEvents(query)
 				: await client.ranges.events({ ...query, level: await levelForHistoryCheck(client, assetId, startTime) });
 		if (filters.eventTypes?.length) events = events.filter((e) => filters.eventTypes?.includes(e.eventType));

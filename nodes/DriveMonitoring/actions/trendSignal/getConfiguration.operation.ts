@@ -1,23 +1,18 @@
-import type { Operation } from '../types';
-import { getIdParameter, locator } from '../common';
-import { toItems } from '../output';
+import { assetRead } from '../assetRead';
 
-export const getConfiguration: Operation = {
-	option: {
+export const getConfiguration = assetRead(
+	{
 		name: 'Get Configuration',
 		value: 'getConfiguration',
 		action: 'Get trend and signal configuration',
 		description:
 			'List the trends and signals an asset records (name, code, label, unit), one item per parameter; the codes are what Get Data queries',
 	},
-	readOnly: true,
-	properties: [locator('asset')],
-	async execute(client, itemIndex) {
-		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+	async (client, assetId) => {
 		const config = await client.assetData.getTrendSignalConfig({ assetId });
-		return toItems([
+		return [
 			...config.trends.map((parameter) => ({ kind: 'trend', ...parameter })),
 			...config.signals.map((parameter) => ({ kind: 'signal', ...parameter })),
-		]);
+		];
 	},
-};
+);

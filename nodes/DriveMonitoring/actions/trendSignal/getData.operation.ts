@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ParamData } from '../../../../shared/schemas';
 import type { Operation } from '../types';
 import { levelForHistoryCheck } from '../../helpers/history';
-import { getDateParameter, getIdParameter, locator, splitRangesOption, timeRange, timeRangeDefaults } from '../common';
+import { splitsLongRanges, getDateParameter, getIdParameter, locator, rangeOptions, timeRange, timeRangeDefaults } from '../common';
 
 export const getData: Operation = {
 	option: {
@@ -53,14 +53,7 @@ export const getData: Operation = {
 			description:
 				'Whether to give one number per parameter and point (the raw value, or the 5-minute average) instead of value, average, minimum and maximum',
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [splitRangesOption(30)],
-		},
+		rangeOptions(30),
 	],
 	async execute(client, itemIndex) {
 		const assetId = getIdParameter.call(this, 'asset', itemIndex);
@@ -73,10 +66,9 @@ export const getData: Operation = {
 		}
 		const startTime = getDateParameter.call(this, 'startTime', 'Start Time', itemIndex);
 		const endTime = getDateParameter.call(this, 'endTime', 'End Time', itemIndex);
-		const options = this.getNodeParameter('options', itemIndex, {}) as { splitLongRanges?: boolean };
 		const query = { assetId, parameters, startTime, endTime };
 		const data =
-			options.splitLongRanges === false
+			!splitsLongRanges.call(this, itemIndex)
 				? await client.assetData.queryTrendSignalData(query)
 				: await client.ranges.trendSignalData({ ...query, level: await levelForHistoryCheck(client, assetId, startTime) });
 		const simplify = this.getNodeParameter('simplify', itemIndex) as boolean;
