@@ -33,9 +33,9 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
       const signal = req.signal;
       // The deadline rides on undici's own (coarse, cheap) timers: time to headers, then idle body time.
       const timeouts = req.timeoutMs ? { headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs } : {};
-      const url = new URL(req.url);
+      const { origin, path } = splitUrl(req.url);
       const outcome = await agent
-        .request({ origin: url.origin, path: url.pathname + url.search, method: req.method, headers: req.headers, body: req.body, signal, ...timeouts })
+        .request({ origin, path, method: req.method, headers: req.headers, body: req.body, signal, ...timeouts })
         .then(async (res) => {
           const declared = Number(res.headers['content-length'] ?? 0);
           if (declared > maxBytes) {
@@ -54,6 +54,14 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
       await agent.close();
     },
   };
+}
+
+/** Origin and path of an absolute URL (no full URL parse on the hot path; odd URLs take the slow one). */
+function splitUrl(url: string): { origin: string; path: string } {
+  const match = /^(https?:\/\/[^/?#]+)([^#]*)/i.exec(url);
+  if (match) return { origin: match[1], path: match[2] === '' ? '/' : match[2] };
+  const parsed = new URL(url);
+  return { origin: parsed.origin, path: parsed.pathname + parsed.search };
 }
 
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
