@@ -128,11 +128,29 @@ export class N8nTestEngine {
 				this.pack.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description.group.includes('trigger'),
 			);
 		if (!start) throw new Error('the workflow has no trigger node');
-		const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
-			id: 'test',
+		const run = await this.executeFrom(workflow, start, [options.input ?? [{ json: {} }]]);
+		return {
+			run,
+			output: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? undefined,
+			nodeError: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.error as (Error & IDataObject) | undefined,
+		};
+	}
+
+	/**
+	 * Run `workflow` from `start` with the given input (one list per input of the start node),
+	 * as n8n runs an execution: also for a trigger's emitted items (mode 'trigger').
+	 */
+	async executeFrom(
+		workflow: Workflow,
+		start: INode,
+		input: INodeExecutionData[][],
+		mode: 'manual' | 'trigger' = 'manual',
+	): Promise<IRun> {
+		const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {
+			id: workflow.id,
 			name: workflow.name ?? 'test',
 			nodes: Object.values(workflow.nodes),
-			connections: json.connections,
+			connections: workflow.connectionsBySourceNode,
 			active: false,
 			settings: {},
 			activeVersionId: null,
@@ -140,22 +158,17 @@ export class N8nTestEngine {
 			createdAt: new Date(),
 			updatedAt: new Date(),
 		} as unknown as IWorkflowBase);
-		const runExecutionData: IRunExecutionData = {
+		const runExecutionData = {
 			resultData: { runData: {} },
 			executionData: {
 				contextData: {},
 				metadata: {},
 				waitingExecution: {},
 				waitingExecutionSource: null,
-				nodeExecutionStack: [{ node: start, data: { main: [options.input ?? [{ json: {} }]] }, source: null }],
+				nodeExecutionStack: [{ node: start, data: { main: input }, source: null }],
 			},
 		} as unknown as IRunExecutionData;
-		const run = await new WorkflowExecute(this.additionalData(hooks), 'manual', runExecutionData).processRunExecutionData(workflow);
-		return {
-			run,
-			output: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? undefined,
-			nodeError: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.error as (Error & IDataObject) | undefined,
-		};
+		return await new WorkflowExecute(this.additionalData(hooks), mode, runExecutionData).processRunExecutionData(workflow);
 	}
 
 	private nodeType(type: string): INodeType {
