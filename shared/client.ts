@@ -14,7 +14,7 @@ import { organizationEndpoints } from './endpoints/organization';
 import { subscriptionEndpoints } from './endpoints/subscription';
 import { TransportError, UnexpectedResponseError, ValidationError } from './errors';
 import { filesApi } from './files';
-import { rangesApi } from './ranges';
+import { levelOfSubscriptions, rangesApi } from './ranges';
 import { REDACTED, registerSecret } from './redact';
 import type { Transport } from './transport/types';
 import { createUndiciTransport } from './transport/undici';
@@ -133,14 +133,19 @@ export function createClient(options: ClientOptions) {
   const downloadCore = options.authenticatedTransport ? new ApiCore({ ...common, transport: plainTransport }) : core;
   const ctx = new EndpointContext(core);
   const assetData = assetDataEndpoints(ctx);
+  const assets = assetEndpoints(ctx);
 
   return {
     organization: organizationEndpoints(ctx),
     subscription: subscriptionEndpoints(ctx),
-    assets: assetEndpoints(ctx),
+    assets,
     assetData,
     dataSubscription: dataSubscriptionEndpoints(ctx),
-    ranges: rangesApi(assetData, { concurrency, now: options.now ?? Date.now }),
+    ranges: rangesApi(assetData, {
+      concurrency,
+      now: options.now ?? Date.now,
+      levelOf: async (assetId, requestOptions) => levelOfSubscriptions(await assets.listSubscriptions({ assetId }, requestOptions)),
+    }),
     files: filesApi(downloadCore),
     /** The bearer token the client would send now (fetched or cached); undefined with an authenticated transport. */
     async accessToken(signal?: AbortSignal): Promise<string | undefined> {

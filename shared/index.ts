@@ -22,7 +22,7 @@ export {
 } from './errors';
 export { redact, redactValue, registerSecret, REDACTED } from './redact';
 export * from './time';
-export { splitWindows, mergeEvents, mergeTrendSignalData, checkHistory, type RangeInput, type TrendRangeInput, type Window } from './ranges';
+export { splitWindows, mergeEvents, mergeTrendSignalData, checkHistory, levelOfSubscriptions, type RangeInput, type TrendRangeInput, type Window } from './ranges';
 export * from './levels';
 export { fileNameOf, type DownloadedFile } from './files';
 export * as schemas from './schemas';

@@ -38,8 +38,11 @@ export interface RangeInput {
   assetId: number | string;
   startTime: TimeInput;
   endTime: TimeInput;
-  /** The asset's subscription level: enables the history check before any request. */
-  level?: Level | (string & {});
+  /**
+   * The asset's subscription level: enables the history check before any request. `'auto'`
+   * reads it first from the asset's active subscription (E9, one more request).
+   */
+  level?: Level | 'auto' | (string & {});
   /** When the range reaches past the level's history: false (default) refuses, true starts at the earliest allowed instant. */
   clip?: boolean;
   /** Windows in flight at once. Default: the client's concurrency. */
@@ -143,12 +146,32 @@ export function mergeTrendSignalData(batches: TrendSignalData[]): TrendSignalDat
   return { paramDatas: [...merged.values()] };
 }
 
-export function rangesApi(assetData: ReturnType<typeof assetDataEndpoints>, settings: { concurrency: number; now: () => number }) {
-  const prepare = (endpoint: EndpointId, kind: Kind, input: RangeInput, parsed: { startTime: Date; endTime: Date }): { windows: Window[]; concurrency: number } => {
+/**
+ * The level an asset stands at, from its subscriptions (E9): the best Activated one; Entry when
+ * it never had one (S4); undefined when all ended (the platform then answers 102205 itself).
+ */
+export function levelOfSubscriptions(subscriptions: ReadonlyArray<{ level: string; status: string }>): Level | undefined {
+  if (subscriptions.length === 0) return 'Entry';
+  const active = subscriptions.filter((s) => s.status === 'Activated').map((s) => toLevel(s.level)).filter((l): l is Level => l !== undefined);
+  return active.sort((a, b) => LEVELS.indexOf(b) - LEVELS.indexOf(a))[0];
+}
+
+export function rangesApi(
+  assetData: ReturnType<typeof assetDataEndpoints>,
+  settings: { concurrency: number; now: () => number; levelOf: (assetId: number, options?: RequestOptions) => Promise<Level | undefined> },
+) {
+  const prepare = async (
+    endpoint: EndpointId,
+    kind: Kind,
+    input: RangeInput,
+    parsed: { assetId: number; startTime: Date; endTime: Date },
+    options?: RequestOptions,
+  ): Promise<{ windows: Window[]; concurrency: number }> => {
     const ref = endpointRef(endpoint);
     const start = parsed.startTime;
     const end = parsed.endTime;
-    const from = checkHistory(endpoint, kind, start, input.level, settings.now(), input.clip);
+    const level = input.level === 'auto' ? await settings.levelOf(parsed.assetId, options) : input.level;
+    const from = checkHistory(endpoint, kind, start, level, settings.now(), input.clip);
     const concurrency = input.concurrency ?? settings.concurrency;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new ValidationError({ field: 'concurrency', value: input.concurrency, rule: 'must be a positive integer', endpoint: ref });
     if (from.getTime() >= end.getTime()) return { windows: [], concurrency };
@@ -163,7 +186,7 @@ export function rangesApi(assetData: ReturnType<typeof assetDataEndpoints>, sett
     /** E14 over any range: 7-day windows, bounded concurrency, merged by time, each event once. */
     async events(input: RangeInput, options?: RequestOptions): Promise<Event[]> {
       const parsed = validateInput(endpointRef('E14'), ListEventsInput, { assetId: input.assetId, startTime: input.startTime, endTime: input.endTime });
-      const { windows, concurrency } = prepare('E14', 'events', input, parsed);
+      const { windows, concurrency } = await prepare('E14', 'events', input, parsed, options);
       const batches = await fetchWindows(windows, concurrency, options?.signal, (w, signal) =>
         assetData.listEvents({ assetId: parsed.assetId, startTime: w.start, endTime: w.end }, { signal }),
       );
@@ -177,7 +200,7 @@ export function rangesApi(assetData: ReturnType<typeof assetDataEndpoints>, sett
         startTime: input.startTime,
         endTime: input.endTime,
       });
-      const { windows, concurrency } = prepare('E17', 'trendSignal', input, parsed);
+      const { windows, concurrency } = await prepare('E17', 'trendSignal', input, parsed, options);
       const batches = await fetchWindows(windows, concurrency, options?.signal, (w, signal) =>
         assetData.queryTrendSignalData({ assetId: parsed.assetId, parameters: parsed.parameters, startTime: w.start, endTime: w.end }, { signal }),
       );

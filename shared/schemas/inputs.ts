@@ -232,11 +232,18 @@ export const TrendSignalDataInput = z
   .object({ assetId: id, parameters: parameterCodes, startTime: instant, endTime: instant })
   .superRefine(timeRange('startTime', 'endTime'));
 
-export const CommissioningDateInput = z.object({
-  assetId: id,
-  deviceUnitType: enumName(DEVICE_UNIT_TYPES),
-  commissioningDate: instant,
-});
+export const CommissioningDateInput = z
+  .object({
+    assetId: id,
+    deviceUnitType: enumName(DEVICE_UNIT_TYPES),
+    commissioningDate: instant,
+  })
+  .superRefine((v, ctx) => {
+    // A component cannot have been commissioned in the future (the platform refuses it, S8).
+    if (v.commissioningDate instanceof Date && v.commissioningDate.getTime() > Date.now()) {
+      ctx.addIssue({ code: 'custom', path: ['commissioningDate'], message: `must not be in the future (now is ${formatUtc(new Date())})` });
+    }
+  });
 
 export const CreateReportInput = z
   .object({

@@ -1,6 +1,6 @@
 // Long ranges: split into the windows the API serves whole (E14 7 days, E17 30 days), fetched
 // with bounded concurrency, merged in order without duplicates, checked against the level.
-import { DriveMonitoringApiError, splitWindows, type DriveMonitoringClient, type Event } from '../../shared';
+import { DriveMonitoringApiError, levelOfSubscriptions, splitWindows, ValidationError, type DriveMonitoringClient, type Event } from '../../shared';
 import { startHarness, type Harness } from './harness';
 
 const DAY = 86_400_000;
@@ -86,6 +86,22 @@ describe('client.ranges.events', () => {
     const first = Math.min(...calls.map((c) => Date.parse(c.query.startTime)));
     expect(first).toBeGreaterThanOrEqual(now - 90 * DAY);
     expect(first).toBeLessThan(now - 89 * DAY);
+  });
+
+  test("level 'auto' reads the level from the asset's subscriptions (E9) and refuses before any E14", async () => {
+    const basic = asset(['Basic']);
+    const now = h.sim.clock.now();
+    const error = await client.ranges.events({ assetId: basic.id, startTime: new Date(now - 200 * DAY), endTime: new Date(now), level: 'auto' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).rule).toMatch(/history range of a Basic asset/);
+    expect(h.sim.requests.api('E9')).toHaveLength(1);
+    expect(h.sim.requests.api('E14')).toHaveLength(0);
+  });
+
+  test('levelOfSubscriptions: the best active level, Entry when never subscribed, none when all ended', () => {
+    expect(levelOfSubscriptions([])).toBe('Entry');
+    expect(levelOfSubscriptions([{ level: 'Basic', status: 'Activated' }, { level: 'Premium', status: 'Activated' }, { level: 'Standard', status: 'Nonactivated' }])).toBe('Premium');
+    expect(levelOfSubscriptions([{ level: 'Premium', status: 'Expired' }])).toBeUndefined();
   });
 
   test('without a level, a range past the history is reported by the platform with the level explanation', async () => {

@@ -42,6 +42,7 @@ const cases: Array<[string, (c: DriveMonitoringClient) => Promise<unknown>, { fi
   ['E17 no parameter codes', (c) => c.assetData.queryTrendSignalData({ assetId: 1, parameters: [], startTime: '2024-11-01', endTime: '2024-11-02' }), { field: 'parameters', value: [], rule: /at least one parameter/ }],
   ['E20 unknown unit type', (c) => c.assetData.setCommissioningDate({ assetId: 1, deviceUnitType: 'Motor' as never, commissioningDate: '2024-11-01' }), { field: 'deviceUnitType', value: 'Motor', rule: /one of Fan, IGBT, Capacitor/ }],
   ['E20 date not a date', (c) => c.assetData.setCommissioningDate({ assetId: 1, deviceUnitType: 'Fan', commissioningDate: 'yesterday' }), { field: 'commissioningDate', value: 'yesterday', rule: /ISO 8601/ }],
+  ['E20 date in the future', (c) => c.assetData.setCommissioningDate({ assetId: 1, deviceUnitType: 'IGBT', commissioningDate: '2999-01-01T00:00:00Z' }), { field: 'commissioningDate', value: '2999-01-01T00:00:00Z', rule: /not be in the future/ }],
   ['E21 title over 50 characters', (c) => c.assetData.createReport({ ...report, title: 't'.repeat(51) }), { field: 'title', value: 't'.repeat(51), rule: /at most 50 characters/ }],
   ['E21 subtitle over 50 characters', (c) => c.assetData.createReport({ ...report, subTitle: 'u'.repeat(51) }), { field: 'subTitle', value: 'u'.repeat(51), rule: /at most 50 characters/ }],
   ['E21 unknown report type', (c) => c.assetData.createReport({ ...report, reportType: 'Weekly' as never }), { field: 'reportType', value: 'Weekly', rule: /UserDriveReport, UserFleetReport/ }],
