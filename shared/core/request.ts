@@ -195,7 +195,13 @@ export function readEnvelope(ref: EndpointRef, response: TransportResponse): Env
   try {
     json = JSON.parse(text);
   } catch {
-    throw unexpected(`truncated or invalid JSON (${response.body.length} bytes)`);
+    json = undefined;
+  }
+  if (json === undefined) {
+    const looksJson = first === '{' || first === '[' || (contentType !== undefined && /json/i.test(contentType));
+    if (looksJson) throw unexpected(`truncated or invalid JSON (${response.body.length} bytes)`);
+    const hint = response.status === 404 ? '; check that baseUrl is the platform address (the core appends /devcenter/extapi/v1)' : '';
+    throw unexpected(`a ${contentType?.split(';')[0] ?? 'non-JSON'} answer instead of the JSON envelope${hint}`);
   }
   const envelope = envelopeOf(json);
   if (!envelope) throw unexpected('JSON without the API envelope {payload, message, success, code}');

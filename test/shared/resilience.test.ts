@@ -133,6 +133,12 @@ describe('answers that are not the API JSON', () => {
     expect((error as Error).message).toMatch(/^E1 Get own organization: unexpected answer \(HTTP 200\): empty body/);
   });
 
+  test('a base address that is not the API: the plain-text 404 is named, with a hint', async () => {
+    const error = await h.client({ baseUrl: `${h.sim.info.baseUrl}/wrong` }).organization.get().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toMatch(/HTTP 404\): a text\/plain answer instead of the JSON envelope; check that baseUrl is the platform address.*Not found/);
+  });
+
   test('unknown fields are kept', async () => {
     h.sim.faults.set({ paths: ['/organization'], malformedRate: 1, malformedKind: 'extra-fields', times: 1 });
     const org = await client.organization.get();
