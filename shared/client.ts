@@ -106,6 +106,7 @@ export function createClient(options: ClientOptions) {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new ValidationError({ field: 'concurrency', value: options.concurrency, rule: 'must be a positive integer' });
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0)) throw new ValidationError({ field: 'timeoutMs', value: options.timeoutMs, rule: 'must be a positive number of milliseconds' });
   const retry = retryPolicy(options.retry);
   const ownTransport = options.transport ? undefined : createUndiciTransport({ connections: Math.max(concurrency, 4) });
   const plainTransport = options.transport ?? ownTransport!;

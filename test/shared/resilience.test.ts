@@ -211,6 +211,17 @@ describe('bounded concurrency and cancellation', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  test("the client's own signal cancels every call in flight and every later one", async () => {
+    h.sim.faults.set({ paths: ['/organization'], latencyMs: 1_000 });
+    const controller = new AbortController();
+    const c = h.client({ signal: controller.signal });
+    await c.accessToken();
+    const calls = [c.organization.get(), c.organization.getNodes()].map((p) => p.catch((e: unknown) => e));
+    setTimeout(() => controller.abort(), 50);
+    expect(await Promise.all(calls)).toEqual([expect.objectContaining({ reason: 'ABORTED' }), expect.objectContaining({ reason: 'ABORTED' })]);
+    expect(await c.organization.get().catch((e: unknown) => e)).toMatchObject({ reason: 'ABORTED' });
+  });
+
   test('a per-attempt deadline turns a stalled answer into a TIMEOUT', async () => {
     h.sim.faults.set({ paths: ['/organization'], latencyMs: 2_000 });
     const c = h.client({ timeoutMs: 100, retry: false });
