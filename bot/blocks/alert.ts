@@ -45,7 +45,7 @@ export function alertLine(alert: AlertRecord, timeZone: string): string {
   return truncate(`${severityEmoji(alert.severity)} *${esc(alert.code)}* ${esc(assetLine(alert.asset))} · ${esc(alert.asset.group || '-')} · ${formatTime(
     alert.eventTime,
     timeZone,
-  )} · ${esc(alert.content)}${state}`, ALERT_LINE_MAX);
+  )} · ${esc(truncate(alert.content, 200))} · event ${esc(alert.eventId)}${state}`, ALERT_LINE_MAX);
 }
 
 /** Seven lines fit in one section. */

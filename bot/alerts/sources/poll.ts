@@ -14,8 +14,11 @@ const OVERLAP_MS = 5 * 60_000;
 const MAX_BACK_MS = 7 * 86_400_000;
 
 export interface PollSource {
-  /** A full pass that starts now or right after the running one; resolves when it is done. */
-  pollOnce(): Promise<void>;
+  /**
+   * A full pass that starts now or right after the running one; resolves when it is done.
+   * `withCbm` reads CBM too even if the CBM interval has not elapsed.
+   */
+  pollOnce(withCbm?: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,9 +72,9 @@ export function startPollSource(deps: {
     if (failures === 0 && !closed) store.setWatermark(EVENTS_WATERMARK, new Date(now).toISOString());
   }
 
-  async function pollCbm(): Promise<void> {
+  async function pollCbm(force: boolean): Promise<void> {
     const last = store.getWatermark(CBM_WATERMARK);
-    if (!config.cbm.enabled || (last && Date.now() - Date.parse(last) < config.cbm.pollIntervalMinutes * 60_000)) return;
+    if (!config.cbm.enabled || (!force && last && Date.now() - Date.parse(last) < config.cbm.pollIntervalMinutes * 60_000)) return;
     const now = Date.now();
     await Promise.all(
       directory
@@ -94,22 +97,24 @@ export function startPollSource(deps: {
     store.setWatermark(CBM_WATERMARK, new Date(now).toISOString());
   }
 
-  const pass = async (): Promise<void> => {
+  const pass = async (withCbm: boolean): Promise<void> => {
     try {
       await pollEvents();
-      await pollCbm();
+      await pollCbm(withCbm);
     } catch (error) {
       logger.error(`poll: pass failed (${errorText(error)}); next pass in ${config.source.pollIntervalSeconds} s`);
     }
   };
   /** A pass that starts after the call (one already running is waited for first). */
-  const pollOnce = async (): Promise<void> => {
+  const pollOnce = async (withCbm = false): Promise<void> => {
     while (running) await running;
-    running = pass().finally(() => (running = undefined));
+    running = pass(withCbm).finally(() => (running = undefined));
     return running;
   };
 
-  const timer = setInterval(() => running ?? void pollOnce(), config.source.pollIntervalSeconds * 1000);
+  const timer = setInterval(() => {
+    if (!running) void pollOnce();
+  }, config.source.pollIntervalSeconds * 1000);
   void pollOnce();
   return {
     pollOnce,

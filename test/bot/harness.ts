@@ -1,0 +1,55 @@
+import { parseConfig } from '../../bot/config/load';
+import type { PushSettings } from '../../bot/alerts/sources/push';
+import type { BotLogger } from '../../bot/log';
+import { createPlatformClient } from '../../bot/platform/client';
+import { ensurePushUser } from '../../bot/platform/push-user';
+import { type Bot, startBot } from '../../bot/runtime';
+import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
+import type { Simulator } from '../../simulator';
+
+export type SimAsset = ReturnType<Simulator['fleet']['assets']>[number];
+
+export function credentialsOf(sim: Simulator, orgType: 'VENDOR' | 'EU', orgId?: number) {
+  const { info } = sim;
+  const credential = info.credentials.find((c) => c.orgType === orgType && (orgId === undefined || c.orgId === orgId));
+  if (!credential) throw new Error(`no ${orgType} credential${orgId ? ` for org ${orgId}` : ''} in the simulator`);
+  return { baseUrl: info.baseUrl, authUrl: info.authUrl, tenantId: info.tenantId, apiScopeId: info.apiScopeId, apiKey: credential.apiKey, apiSecret: credential.apiSecret };
+}
+
+/** A data-subscription user of one end-user organization on the simulator's AMQP broker. */
+export async function pushUserFor(sim: Simulator, orgId: number, logger: BotLogger): Promise<PushSettings> {
+  const url = sim.info.pushUrls.amqp;
+  if (!url) throw new Error('the simulator has no AMQP push URL');
+  return ensurePushUser(createPlatformClient(credentialsOf(sim, 'EU', orgId), logger), url, `bot-test-${orgId}`, true);
+}
+
+export interface BotUnderTest {
+  sim: Simulator;
+  slackApiUrl: string;
+  botToken: string;
+  stateFile: string;
+  logger: BotLogger;
+  config?: Record<string, unknown>;
+  push?: PushSettings;
+  /** Platform credentials: an EU organization's for push, the operator's otherwise. */
+  orgId?: number;
+  digestIntervalMs?: number;
+}
+
+/** The whole bot as `npm start` assembles it with Slack tokens, its Web API at the local server. */
+export function startTestBot(options: BotUnderTest): Promise<Bot> {
+  const config = parseConfig({
+    ...options.config,
+    source: { kind: options.push ? 'push' : 'poll', pollIntervalSeconds: 3600, ...(options.config?.source as object | undefined) },
+    stateFile: options.stateFile,
+  });
+  const credentials = options.orgId === undefined ? credentialsOf(options.sim, 'VENDOR') : credentialsOf(options.sim, 'EU', options.orgId);
+  return startBot({
+    config,
+    platform: createPlatformClient(credentials, options.logger),
+    sink: new SlackNoticeSink(createAlertClient(options.botToken, options.slackApiUrl), config.timeZone),
+    logger: options.logger,
+    push: options.push ? [options.push] : undefined,
+    digestIntervalMs: options.digestIntervalMs,
+  });
+}

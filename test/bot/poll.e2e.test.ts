@@ -1,0 +1,67 @@
+import type { Bot } from '../../bot/runtime';
+import { startSimulator, type Simulator } from '../../simulator';
+import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
+import { type SimAsset, startTestBot } from './harness';
+import { SlackApiServer, type StoredMessage } from './slack-server';
+
+// The REST polling source (config `source.kind: poll`), for platforms or organizations without
+// a data-subscription user: the same alerts, found by E14 and E19 instead of pushed.
+const botToken = fakeSlackToken('b');
+const { logger } = capturingLogger();
+const state = tempStateFile();
+let sim: Simulator;
+let slack: SlackApiServer;
+let bot: Bot;
+let drive: SimAsset;
+
+const start = () => startTestBot({ sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger });
+const top = (eventId: unknown): StoredMessage[] => slack.posts().filter((m) => !m.threadTs && JSON.stringify(m.blocks).includes(`event ${String(eventId)}`));
+
+async function poll(withCbm = false): Promise<void> {
+  await bot.poll?.pollOnce(withCbm);
+  await bot.dispatcher.drain(10_000);
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ push: false });
+  slack = await new SlackApiServer({ token: botToken }).start();
+  drive = sim.fleet.assets().find((a) => a.assetType === 'Drive' && a.cbmCapable && (a.level === 'Standard' || a.level === 'Premium')) as SimAsset;
+  bot = await start();
+});
+
+afterAll(async () => {
+  await bot?.stop();
+  await slack?.close();
+  await sim?.close();
+  state.cleanup();
+});
+
+test('a fault found by polling is posted once, and its close updates it, across a restart', async () => {
+  const event = sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
+  await poll();
+  expect(top(event.id)).toHaveLength(1);
+  await poll();
+  expect(top(event.id)).toHaveLength(1);
+  await bot.stop();
+  const whileDown = sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
+  sim.control.closeEvent(drive.id, Number(event.id), 'Cleared during restart');
+  bot = await start();
+  await poll();
+  expect(top(whileDown.id)).toHaveLength(1);
+  const [message] = top(event.id);
+  expect(message.updates).toBeGreaterThan(0);
+  expect(message.text).toContain('Resolved');
+  expect(slack.posts().some((m) => m.threadTs === message.ts && m.text.includes('Cleared during restart'))).toBe(true);
+});
+
+test('CBM by polling: Red is posted once per change, Good replies in the same thread', async () => {
+  sim.control.setCbmUnit(drive.id, 'Capacitor', 'Red');
+  await poll(true);
+  await poll(true);
+  const posted = slack.posts().filter((m) => !m.threadTs && m.text.startsWith('CBM Red: Capacitor'));
+  expect(posted).toHaveLength(1);
+  sim.control.setCbmUnit(drive.id, 'Capacitor', 'Good');
+  await poll(true);
+  const reply = await waitFor('the recovery reply', () => slack.posts().find((m) => m.threadTs === posted[0].ts));
+  expect(reply.text).toContain('back to Good (was Red)');
+});
