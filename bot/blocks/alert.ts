@@ -42,10 +42,12 @@ export function resolvedReply(alert: AlertRecord, timeZone: string): SlackMessag
 /** The line an alert takes in a digest. */
 export function alertLine(alert: AlertRecord, timeZone: string): string {
   const state = alert.status === 'Close' ? ' :white_check_mark: resolved' : '';
-  return truncate(`${severityEmoji(alert.severity)} *${esc(alert.code)}* ${esc(assetLine(alert.asset))} · ${esc(alert.asset.group || '-')} · ${formatTime(
-    alert.eventTime,
-    timeZone,
-  )} · ${esc(truncate(alert.content, 200))} · event ${esc(alert.eventId)}${state}`, ALERT_LINE_MAX);
+  // The id comes first after the code so that truncation never cuts what identifies the event.
+  const where = `${assetLine(alert.asset)} · ${alert.asset.group || '-'}`;
+  return truncate(
+    `${severityEmoji(alert.severity)} *${esc(alert.code)}* event ${esc(alert.eventId)}${state} · ${esc(where)} · ${formatTime(alert.eventTime, timeZone)} · ${esc(alert.content)}`,
+    ALERT_LINE_MAX,
+  );
 }
 
 /** Seven lines fit in one section. */

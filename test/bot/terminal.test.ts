@@ -1,0 +1,61 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { tempStateFile, waitFor } from './helpers';
+
+// `npm start` without Slack tokens or platform credentials: the compiled CLI, driven through
+// stdin and read from stdout as a person at the terminal would.
+const cli = path.resolve(__dirname, '..', '..', 'dist', 'bot', 'cli.js');
+
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SLACK_') && !k.startsWith('DRIVE_')));
+  return { ...env, DRIVE_SIM_EVENT_RATE: '0', ...extra };
+}
+
+function run(env: NodeJS.ProcessEnv): { child: ChildProcessWithoutNullStreams; out: () => string; err: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [cli], { env, stdio: 'pipe' });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, out: () => out, err: () => err, exited };
+}
+
+test('alerts print as they happen and /drive status answers at the prompt', async () => {
+  const bot = run(cleanEnv());
+  try {
+    const alert = await waitFor('a fault alert on stdout', () => /== Fault \S+ on (.+) ==[\s\S]*?Asset: .+ \((\S+)\)/.exec(bot.out()), 30_000);
+    const serial = alert[2];
+    expect(bot.out()).toContain('Event time:');
+    expect(bot.out()).toContain('(UTC+08:00)');
+    expect(bot.out()).toContain('[Details: /drive status');
+    bot.child.stdin.write(`/drive status ${serial}\n`);
+    await waitFor('the status answer', () => bot.out().includes(`(${serial}) ==`) && bot.out().includes('Conditions'), 20_000);
+    bot.child.stdin.write('events nosuchasset\n');
+    await waitFor('the not-found answer', () => bot.out().includes('No asset matches nosuchasset'), 20_000);
+    bot.child.stdin.write('exit\n');
+    expect(await bot.exited).toBe(0);
+  } finally {
+    bot.child.kill();
+  }
+}, 60_000);
+
+test('an invalid configuration stops the start with the field, the value and the rule', async () => {
+  const state = tempStateFile();
+  const file = path.join(path.dirname(state.file), 'bot.yml');
+  writeFileSync(file, 'alerts:\n  minSeverity: Critical\n  stormPerMinute: 0\ntimeZone: Mars/Olympus\nchanel: "#x"\n');
+  const bot = run(cleanEnv({ DRIVE_BOT_CONFIG: file }));
+  try {
+    expect(await bot.exited).toBe(1);
+    const err = bot.err();
+    expect(err).toContain('alerts.minSeverity (found "Critical")');
+    expect(err).toContain('alerts.stormPerMinute (found 0)');
+    expect(err).toContain('timeZone (found "Mars/Olympus"): "Mars/Olympus" is not a time zone');
+    expect(err).toContain('unknown field(s) "chanel"');
+    expect(bot.out()).not.toContain('Drive Monitoring bot');
+  } finally {
+    bot.child.kill();
+    state.cleanup();
+  }
+}, 30_000);
