@@ -13,7 +13,7 @@ export function endpointRef(id: EndpointId): EndpointRef {
 }
 
 function describeEndpoint(endpoint: EndpointRef | undefined): string {
-  return endpoint ? `${endpoint.id} ${endpoint.name}` : 'file download';
+  return endpoint ? `${endpoint.id} ${endpoint.name}` : 'HTTP request';
 }
 
 /** Base class: a redacted message, and a JSON form without secrets. */

@@ -52,6 +52,9 @@ export interface CallOptions<T> {
 /** POSTs that are safe to repeat: E17 is a query, E28 replaces the subscribed types. */
 const IDEMPOTENT_POSTS: ReadonlySet<EndpointId> = new Set<EndpointId>(['E17', 'E28']);
 
+/** Deletes whose "does not exist" answer, after a lost answer, means the deletion happened. */
+const ALREADY_DONE: Partial<Record<EndpointId, number>> = { E13: 102201, E29: 106201 };
+
 export function isIdempotent(endpoint: EndpointId): boolean {
   return ENDPOINTS[endpoint].method !== 'POST' || IDEMPOTENT_POSTS.has(endpoint);
 }
@@ -88,14 +91,25 @@ export class ApiCore {
   constructor(readonly config: CoreConfig) {}
 
   async call<T>(options: CallOptions<T>): Promise<T> {
-    const { response, ref } = await this.send(options);
+    const { response, ref, uncertainEarlier } = await this.send(options);
+    const doneCode = ALREADY_DONE[options.endpoint];
+    if (uncertainEarlier && doneCode !== undefined && response.status < 500) {
+      // A delete repeated after an attempt whose answer was lost: "does not exist" now means
+      // the lost attempt did it.
+      const envelope = readEnvelope(ref, response);
+      if (!envelope.success && envelope.code === doneCode) {
+        this.config.logger.info(`${ref.id}: answered ${doneCode} after a lost answer; the earlier attempt did the deletion`);
+        return parseAnswer(ref, { ...response, status: 200, body: Buffer.from('{"payload":{},"message":null,"success":true,"code":100200}') }, options.schema);
+      }
+    }
     return parseAnswer(ref, response, options.schema);
   }
 
   /** Send an endpoint call with retries and one re-authentication; returns the final answer. */
-  send(options: Omit<CallOptions<unknown>, 'schema'>): Promise<{ response: TransportResponse; ref: EndpointRef }> {
+  async send(options: Omit<CallOptions<unknown>, 'schema'>): Promise<{ response: TransportResponse; ref: EndpointRef; uncertainEarlier: boolean }> {
     const ref = endpointRef(options.endpoint);
-    return this.exchange({
+    const state = { uncertainEarlier: false };
+    const response = await this.exchange({
       ref,
       method: ENDPOINTS[options.endpoint].method,
       url: endpointUrl(this.config.baseUrl, options.endpoint, options.params, options.query),
@@ -103,7 +117,9 @@ export class ApiCore {
       idempotent: isIdempotent(options.endpoint),
       authenticate: true,
       signal: options.signal,
-    }).then((response) => ({ response, ref }));
+      state,
+    });
+    return { response, ref, uncertainEarlier: state.uncertainEarlier };
   }
 
   /**
@@ -119,6 +135,8 @@ export class ApiCore {
     idempotent: boolean;
     authenticate: boolean;
     signal?: AbortSignal;
+    /** Set when an earlier attempt may have been processed (its answer was lost or a 5xx). */
+    state?: { uncertainEarlier: boolean };
   }): Promise<TransportResponse> {
     const { config } = this;
     const { ref, method, url, body, idempotent } = request;
@@ -146,6 +164,7 @@ export class ApiCore {
         const failure = error instanceof TransportError ? error : toTransportError(error, signal);
         const transportError = new TransportError({ reason: failure.reason, detail: failure.detail, endpoint: ref, notSent: failure.notSent, cause: error });
         if (signal?.aborted || attempt >= config.retry.maxAttempts || !(idempotent || failure.notSent)) throw transportError;
+        if (request.state && !failure.notSent) request.state.uncertainEarlier = true;
         const delay = backoffDelay(config.retry, attempt, config.random);
         config.logger.warn(`${label} attempt ${attempt} failed (${failure.reason}); retrying in ${delay} ms`);
         await sleep(delay, signal);
@@ -166,6 +185,7 @@ export class ApiCore {
       // A 429 means the request was refused, not processed: safe to repeat even for a create.
       const mayRepeat = idempotent || response.status === 429;
       if (isRetryableStatus(response.status) && mayRepeat && attempt < config.retry.maxAttempts) {
+        if (request.state && response.status !== 429) request.state.uncertainEarlier = true;
         const after = retryAfterMs(response);
         const delay = after !== undefined ? Math.min(after, config.retry.maxRetryAfterMs) : backoffDelay(config.retry, attempt, config.random);
         config.logger.warn(`${label} answered HTTP ${response.status} (attempt ${attempt}); retrying in ${delay} ms`);

@@ -64,6 +64,26 @@ describe('idempotent requests are retried', () => {
     expect((error as Error).message).toMatch(/E1 Get own organization: unexpected answer \(HTTP 504\): an HTML page .*504 Gateway Timeout/);
     expect(calls('/organization')).toHaveLength(4);
   });
+
+  test('a DELETE whose answer was lost, repeated, and now "does not exist": the deletion happened', async () => {
+    const inner = createUndiciTransport();
+    let lose = 1;
+    const losing: Transport = {
+      async request(req) {
+        const res = await inner.request(req);
+        if (req.method === 'DELETE' && lose-- > 0) throw new TransportError({ reason: 'ECONNRESET', detail: 'the answer was lost on the way back' });
+        return res;
+      },
+    };
+    const c = h.client({ transport: losing });
+    for (const user of await c.dataSubscription.getUsers()) await c.dataSubscription.deleteUser({ subCustomerId: user.id });
+    const user = await c.dataSubscription.createUser();
+    lose = 1;
+    await expect(c.dataSubscription.deleteUser({ subCustomerId: user.id })).resolves.toEqual({});
+    expect(calls(`/subcustomer/${user.id}`, 'DELETE').map((r) => r.status)).toEqual([200, 400]);
+    expect(await c.dataSubscription.getUsers()).toEqual([]);
+    await inner.close?.();
+  });
 });
 
 describe('creates are not repeated blindly', () => {
