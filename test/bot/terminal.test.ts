@@ -13,6 +13,7 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 function run(env: NodeJS.ProcessEnv): { child: ChildProcessWithoutNullStreams; out: () => string; err: () => string; exited: Promise<number | null> } {
+  // eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- running the CLI as a user does is the point; this is not node code
   const child = spawn(process.execPath, [cli], { env, stdio: 'pipe' });
   let out = '';
   let err = '';
