@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { nodeProperties } from './actions/resources';
 import { router } from './actions/router';
-import { credentialTest, listSearch, loadOptions } from './methods';
+import { listSearch, loadOptions } from './methods';
 
 export class DriveMonitoring implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,11 +18,11 @@ export class DriveMonitoring implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'driveMonitoringApi', required: true, testedBy: 'driveMonitoringApiTest' }],
+		credentials: [{ name: 'driveMonitoringApi', required: true }],
 		properties: nodeProperties(),
 	};
 
-	methods = { listSearch, loadOptions, credentialTest };
+	methods = { listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

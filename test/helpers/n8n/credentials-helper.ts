@@ -103,11 +103,14 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		const type = this.type(typeName);
 		const expirable = type.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
-		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
+		// As n8n: the credential test (a noOp node with the "temp" parameter) always fetches afresh.
+		const isTestingCredentials = node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
+		if (credentials[expirable.name] !== '' && !credentialsExpired && !isTestingCredentials) return undefined;
 		const output = await type.preAuthentication.call(helpers, credentials);
 		if (output[expirable.name] === undefined) return undefined;
 		const nodeCredentials = node.credentials?.[typeName];
-		if (nodeCredentials) {
+		// A credential being tested before it is saved has nothing to persist into.
+		if (nodeCredentials?.id && this.store.has(nodeCredentials.id)) {
 			const stored = this.find(nodeCredentials, typeName);
 			stored.data = { ...stored.data, ...(output as ICredentialDataDecryptedObject) };
 			this.preAuthenticationCalls.set(stored.id, (this.preAuthenticationCalls.get(stored.id) ?? 0) + 1);

@@ -6,10 +6,10 @@ import './environment';
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CredentialTestContext, ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import { ExecuteContext, ExecutionLifecycleHooks, LoadOptionsContext, RoutingNode, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestFunction,
+	ICredentialsDecrypted,
 	IDataObject,
 	INode,
 	INodeCredentialTestResult,
@@ -195,18 +195,65 @@ export class N8nTestEngine {
 	}
 
 	/**
-	 * The credential's Test button, as n8n's CredentialsTester runs it: the credential type's own
-	 * `test`, or else the function a node names in `testedBy`.
+	 * The credential's Test button, as n8n's CredentialsTester runs a declarative `test`: a noOp
+	 * node whose only parameter routes the test request, run by n8n-core's RoutingNode with the
+	 * credential (so preAuthentication and authenticate run), errors turned into the message the
+	 * editor shows (the rule of a matching status, the status text, the error code, or the message).
 	 */
 	async testCredential(type: string, data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
-		for (const node of this.pack.nodes.values()) {
-			const description = (node as INodeType).description;
-			const entry = description.credentials?.find((c) => c.name === type && typeof c.testedBy === 'string');
-			if (!entry) continue;
-			const fn = (node as INodeType).methods?.credentialTest?.[entry.testedBy as string] as ICredentialTestFunction | undefined;
-			if (!fn) throw new Error(`${description.name} names test ${String(entry.testedBy)} but has no such method`);
-			return await fn.call(new CredentialTestContext(), { id: 'test', name: 'test', type, data });
+		const testRequest = this.pack.credentialTypes.get(type)?.test;
+		if (!testRequest) throw new Error(`credential type ${type} has no test`);
+		const nodeType: INodeType = {
+			description: {
+				displayName: 'No Operation, do nothing',
+				name: 'n8n-nodes-base.noOp',
+				group: ['organization'],
+				version: 1,
+				description: 'credential test',
+				defaults: { name: 'Temp' },
+				inputs: ['main'],
+				outputs: ['main'],
+				credentials: [{ name: type, required: true }],
+				properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest.request }, default: '' }],
+			} as INodeType['description'],
+		};
+		const node: INode = {
+			id: 'temp',
+			parameters: {},
+			name: 'Temp-Node',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [0, 0],
+			credentials: { [type]: { id: 'credential-under-test', name: 'credential under test' } },
+		};
+		const nodeTypes = { ...this.pack.nodeTypes, getByName: () => nodeType, getByNameAndVersion: () => nodeType };
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+		const workflowNode = workflow.getNode(node.name)!;
+		const context = new ExecuteContext(
+			workflow,
+			workflowNode,
+			this.additionalData(),
+			'internal',
+			{ resultData: { runData: {} } } as unknown as IRunExecutionData,
+			0,
+			[],
+			{ main: [[{ json: {} }]] },
+			{ node: workflowNode, data: {}, source: null },
+			[],
+		);
+		const credentials: ICredentialsDecrypted = { id: 'credential-under-test', name: 'credential under test', type, data };
+		try {
+			await new RoutingNode(context, nodeType, credentials).runNode();
+		} catch (error) {
+			const { cause, message } = error as { cause?: { response?: { status: number; statusText?: string }; code?: string }; message: string };
+			if (cause?.response) {
+				const rule = testRequest.rules?.find((r) => r.type === 'responseCode' && r.properties.value === cause.response!.status);
+				if (rule) return { status: 'Error', message: rule.properties.message };
+				return { status: 'Error', message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}` };
+			}
+			if (cause?.code) return { status: 'Error', message: cause.code };
+			return { status: 'Error', message: String(message) };
 		}
-		throw new Error(`No node tests credential type ${type}`);
+		return { status: 'OK', message: 'Connection successful!' };
 	}
 }
