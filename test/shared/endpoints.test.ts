@@ -1,15 +1,13 @@
 // Every endpoint (E1 to E30) through the core, against the simulator over real HTTP.
 import { DownloadError, DriveMonitoringApiError, utc8DateTimeToInstant, formatUtc8Date, type DriveMonitoringClient } from '../../shared';
-import { startHarness, type Harness } from './harness';
+import { startEuHarness, type Harness } from './harness';
 
 let h: Harness;
 let client: DriveMonitoringClient;
 let orgId: number;
 
 beforeAll(async () => {
-  h = await startHarness();
-  client = h.client();
-  orgId = h.credentials().orgId;
+  ({ h, client, orgId } = await startEuHarness());
 });
 
 afterAll(async () => {

@@ -41,3 +41,11 @@ export async function startHarness(options: SimulatorOptions = {}): Promise<Harn
     },
   };
 }
+
+/** A harness with one EU client whose token is already cached, and that organization's id. */
+export async function startEuHarness(options: SimulatorOptions = {}): Promise<{ h: Harness; client: DriveMonitoringClient; orgId: number }> {
+  const h = await startHarness(options);
+  const client = h.client();
+  await client.accessToken();
+  return { h, client, orgId: h.credentials().orgId };
+}

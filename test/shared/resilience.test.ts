@@ -1,17 +1,14 @@
 // Retries (jittered backoff, Retry-After), what is never repeated (creates), bounded
 // concurrency, cancellation, and clear errors for answers that are not the API's JSON.
 import { TransportError, UnexpectedResponseError, createUndiciTransport, type DriveMonitoringClient, type Transport } from '../../shared';
-import { startHarness, type Harness } from './harness';
+import { startEuHarness, type Harness } from './harness';
 
 let h: Harness;
 let client: DriveMonitoringClient;
 let orgId: number;
 
 beforeAll(async () => {
-  h = await startHarness();
-  client = h.client();
-  orgId = h.credentials().orgId;
-  await client.organization.get(); // warm the token so logs below hold API calls only
+  ({ h, client, orgId } = await startEuHarness());
 });
 
 afterAll(async () => {
