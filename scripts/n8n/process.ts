@@ -85,39 +85,3 @@ export async function stop(child: ChildProcess, graceMs = 10_000): Promise<void>
   // Children of the group (task runners) may outlive the leader by a moment.
   signalGroup('SIGKILL');
 }
-
-/** Resolves with the first line the process prints on stdout; rejects if it exits first. */
-export function firstLine(child: ChildProcess, timeoutMs = 60_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    let stderr = '';
-    const onData = (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const newline = buffered.indexOf('\n');
-      if (newline >= 0) {
-        cleanup();
-        resolve(buffered.slice(0, newline));
-      }
-    };
-    const onStderr = (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(new Error(`process exited (${code}) before printing a line: ${stderr.trim().slice(-2000)}`));
-    };
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`no line printed within ${timeoutMs} ms: ${stderr.trim().slice(-2000)}`));
-    }, timeoutMs);
-    const cleanup = () => {
-      clearTimeout(timer);
-      child.stdout?.off('data', onData);
-      child.stderr?.off('data', onStderr);
-      child.off('exit', onExit);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onStderr);
-    child.on('exit', onExit);
-  });
-}

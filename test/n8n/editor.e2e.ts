@@ -1,16 +1,32 @@
-// The pack in n8n's editor, driven in Chromium as a user would: set up the owner, create the
-// Drive Monitoring credential and see its test pass, add the node from the node panel, pick an
-// asset from the resource locator's list, execute the node and read its output. Every step
-// leaves a screenshot in artifacts/n8n/screenshots/.
+// One `n8n start` with the pack installed as a community package. In it:
+// - the Drive Monitoring Trigger in poll mode, in an active workflow, hands on new events;
+// - the editor, driven in Chromium as a user would: set up the owner, create the Drive
+//   Monitoring credential and see its test pass, add the node from the node panel, pick an asset
+//   from the resource locator's list, execute the node and read its output. Every step leaves a
+//   screenshot in artifacts/n8n/screenshots/.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
 import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
 
-import { startN8nServer, type N8nServer } from '../../scripts/n8n/instance';
-import { ARTIFACTS, driveMonitoringCredentialData, expectPackLoaded, readState, startSimulator, type RunningSimulator } from './harness';
+import { startSimulator, type Simulator } from '../../simulator';
+import { n8nCommand, startN8nServer, type N8nServer } from '../../scripts/n8n/instance';
+import {
+  ARTIFACTS,
+  WORKFLOWS_DIR,
+  driveMonitoringCredentialData,
+  expectPackLoaded,
+  fill,
+  fixtures,
+  importCredential,
+  importWorkflows,
+  readState,
+  readWorkflows,
+} from './harness';
 
 const CHROMIUM_FLAGS = [
   '--headless',
@@ -26,8 +42,12 @@ const SCREENSHOTS = path.join(ARTIFACTS, 'screenshots');
 const OWNER = { email: 'owner@plant.example', firstName: 'Plant', lastName: 'Owner', password: `Owner-7${crypto.randomBytes(8).toString('hex')}` };
 
 const state = readState();
-let simulator: RunningSimulator;
+let simulator: Simulator;
+let values: Record<string, string>;
 let server: N8nServer;
+let receiver: http.Server;
+/** What the active workflow's HTTP Request node posted: the trigger's items. */
+const received: Array<Record<string, unknown>> = [];
 let profile: string;
 let context: BrowserContext;
 let page: Page;
@@ -49,10 +69,71 @@ async function step(name: string, body: () => Promise<void>): Promise<void> {
   }
 }
 
+/** A local endpoint for the active workflow to post the trigger's items to. */
+async function startReceiver(): Promise<string> {
+  receiver = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/events`;
+}
+
+/** The poll-trigger workflow, imported and published before n8n starts, so n8n activates it. */
+async function setUpActiveWorkflow(): Promise<void> {
+  // Named apart from "Drive Monitoring account", the name the editor gives the one made there.
+  const credential = { id: 'dmE2ePollCredent', name: 'Simulator (poll trigger)' };
+  const data = driveMonitoringCredentialData(simulator.info);
+  await importCredential(state.instance, { ...credential, type: 'driveMonitoringApi', data });
+  const orgId = simulator.info.credentials.find((c) => c.apiKey === data.apiKey)!.orgId;
+  values = { ...fixtures(simulator, orgId), receiverUrl: await startReceiver() };
+  const active = readWorkflows(path.join(WORKFLOWS_DIR, 'active')).map((workflow) => fill(workflow, values));
+  await importWorkflows(state.instance, active, { driveMonitoringApi: credential });
+  for (const workflow of active) await n8nCommand(state.instance, ['publish:workflow', `--id=${workflow.id}`]);
+}
+
+async function until(what: string, condition: () => boolean, timeoutMs = 150_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * Watches the active trigger while the editor is driven (n8n polls at most once a minute): its
+ * first poll takes a baseline, so an event is raised after it, and another after the poll that
+ * brought the first, whose look-back window overlaps the previous one.
+ */
+async function watchTrigger(): Promise<{ raised: number[]; ids: number[] }> {
+  const assetId = Number(values.premiumDriveId);
+  const polls = () => simulator.requests.api('E14').filter((r) => r.path.includes(`/${assetId}/`)).length;
+  const ids = () => received.map((item) => Number(item.id));
+  await until('the first poll', () => polls() >= 1);
+  const first = Number(simulator.control.raiseEvent(assetId, { eventType: 'Fault', eventCode: '2310', content: 'Overcurrent (2310)' }).id);
+  await until(`event ${first} to be handed on`, () => ids().includes(first));
+  const second = Number(simulator.control.raiseEvent(assetId, { eventType: 'Warning', eventCode: 'A2B1', content: 'Overtemperature' }).id);
+  await until(`event ${second} to be handed on`, () => ids().includes(second));
+  const pollsSoFar = polls();
+  await until('one more poll', () => polls() > pollsSoFar);
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  fs.writeFileSync(path.join(ARTIFACTS, 'trigger-received.json'), JSON.stringify(received, null, 2));
+  return { raised: [first, second], ids: ids() };
+}
+let triggerWatch: Promise<{ raised: number[]; ids: number[] }>;
+
 beforeAll(async () => {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  simulator = await startSimulator();
+  simulator = await startSimulator({ push: false });
+  await setUpActiveWorkflow();
   server = await startN8nServer(state.instance, path.join(ARTIFACTS, 'n8n-start.log'));
+  triggerWatch = watchTrigger();
+  // Failures are reported by the trigger's test; keep them from being unhandled meanwhile.
+  triggerWatch.catch(() => undefined);
   profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-chromium-'));
   selectors.setTestIdAttribute('data-test-id');
   context = await chromium.launchPersistentContext(profile, {
@@ -68,7 +149,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   await server?.stop();
-  await simulator?.stop();
+  await simulator?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
   if (profile) fs.rmSync(profile, { recursive: true, force: true });
 });
 
@@ -115,6 +197,9 @@ describe('the Drive Monitoring node in the n8n editor', () => {
     step('node', async () => {
       await page.goto(`${server.url}/workflow/new`);
       await page.getByTestId('canvas-add-button').click();
+      await page.getByTestId('node-creator-search-bar').fill('Manual');
+      await page.getByTestId('node-creator').getByTestId('item-iterator-item').filter({ hasText: 'Trigger manually' }).first().click();
+      await page.getByTestId('node-creator-plus-button').click();
       await page.getByTestId('node-creator-search-bar').fill('Drive Monitoring');
       const nodeItem = page.getByTestId('node-creator').getByTestId('item-iterator-item').filter({ hasText: 'Drive Monitoring' }).first();
       await nodeItem.waitFor();
@@ -122,6 +207,7 @@ describe('the Drive Monitoring node in the n8n editor', () => {
       await nodeItem.click();
       const action = page.getByTestId('node-creator').getByTestId('item-iterator-item').filter({ hasText: 'Get an asset' }).first();
       await action.waitFor();
+      await page.waitForTimeout(500); // the panel slides in
       await screenshot('node-actions');
       await action.click();
 
@@ -142,4 +228,11 @@ describe('the Drive Monitoring node in the n8n editor', () => {
       await output.getByTestId('ndv-data-container').getByText(assetName).first().waitFor();
       await screenshot('node-output');
     }));
+});
+
+describe('the Drive Monitoring Trigger in an active workflow', () => {
+  it('polls and hands on each new event once, and nothing from before its first poll', async () => {
+    const { raised, ids } = await triggerWatch;
+    expect(ids).toEqual(raised);
+  });
 });

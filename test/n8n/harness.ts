@@ -2,12 +2,10 @@
 // process, workflow and credential import, and reading `n8n execute --rawOutput`.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 
 import { REPO_ROOT, type InstalledPack } from '../../scripts/n8n/install-pack';
 import { n8nCommand, type N8nInstance } from '../../scripts/n8n/instance';
-import { firstLine, startDetached, stop } from '../../scripts/n8n/process';
-import type { SimulatorCredential, SimulatorInfo } from '../../simulator';
+import type { Simulator, SimulatorCredential, SimulatorInfo } from '../../simulator';
 
 export const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'n8n');
 export const STATE_FILE = path.join(ARTIFACTS, 'state.json');
@@ -22,27 +20,6 @@ export interface E2eState {
 
 export function readState(): E2eState {
   return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as E2eState;
-}
-
-export interface RunningSimulator {
-  info: SimulatorInfo;
-  process: ChildProcess;
-  stop(): Promise<void>;
-}
-
-/** `node dist/simulator/cli.js --port 0`: the first line it prints says where it listens. */
-export async function startSimulator(extraArgs: string[] = []): Promise<RunningSimulator> {
-  const child = startDetached(process.execPath, [path.join(REPO_ROOT, 'dist', 'simulator', 'cli.js'), '--port', '0', ...extraArgs], {
-    cwd: REPO_ROOT,
-  });
-  const line = await firstLine(child).catch(async (error: Error) => {
-    await stop(child);
-    throw error;
-  });
-  // Keep reading its output so it never blocks on a full pipe.
-  child.stdout?.resume();
-  child.stderr?.resume();
-  return { info: JSON.parse(line) as SimulatorInfo, process: child, stop: () => stop(child) };
 }
 
 /** The credential an EU organization of the simulator would type into n8n. */
@@ -174,4 +151,36 @@ export function parsePrintedJson(stdout: string): unknown {
     }
   }
   throw new Error(`unterminated JSON object in n8n's output:\n${stdout.slice(-3000)}`);
+}
+
+/** Values the test workflows name as %placeholder%, taken from the simulator's seeded fleet. */
+export function fixtures(sim: Simulator, orgId: number): Record<string, string> {
+  const org = sim.fleet.orgs().find((o) => o.id === orgId)!;
+  const assets = sim.fleet.assets().filter((a) => a.orgId === orgId);
+  const find = (what: string, test: (a: (typeof assets)[number]) => boolean) => {
+    const asset = assets.find(test);
+    if (!asset) throw new Error(`the simulator's organization ${orgId} has no ${what}`);
+    return String(asset.id);
+  };
+  const code = sim.info.subscriptionCodes.find((c) => c.assetType === 'Drive' && c.level === 'Standard');
+  if (!code || sim.info.registrySerialNumbers.length === 0) throw new Error('the simulator offers no free subscription code or serial number');
+  return {
+    orgId: String(orgId),
+    groupId: String(org.groupIds[0]),
+    plantId: String(org.plantIds[0]),
+    premiumDriveId: find('old enough IOT Panel Premium drive with CBM', (a) => a.assetType === 'Drive' && a.level === 'Premium' && a.gatewayType === 'IOTPanel' && a.cbmCapable),
+    standardDriveId: find('Standard drive', (a) => a.assetType === 'Drive' && a.level === 'Standard'),
+    entryDriveId: find('Entry drive', (a) => a.assetType === 'Drive' && a.level === 'Entry'),
+    registrySerialNumber: sim.info.registrySerialNumbers[0],
+    driveSubscriptionCode: code.code,
+    runTag: String(Date.now() % 100000),
+  };
+}
+
+export function fill(workflow: WorkflowJson, values: Record<string, string>): WorkflowJson {
+  const text = JSON.stringify(workflow).replace(/%([A-Za-z]+)%/g, (match, name: string) => {
+    if (!(name in values)) throw new Error(`workflow "${workflow.name}" names an unknown fixture ${match}`);
+    return values[name];
+  });
+  return JSON.parse(text) as WorkflowJson;
 }

@@ -14,6 +14,8 @@ import {
   WORKFLOWS_DIR,
   driveMonitoringCredentialData,
   expectPackLoaded,
+  fill,
+  fixtures,
   importCredential,
   importWorkflows,
   parsePrintedJson,
@@ -46,38 +48,6 @@ interface NodeRun {
 type RunData = Record<string, NodeRun[]>;
 interface PrintedRun {
   data: { resultData: { runData: RunData } };
-}
-
-/** Values the test workflows name as %placeholder%, taken from the simulator's seeded fleet. */
-function fixtures(sim: Simulator, orgId: number): Record<string, string> {
-  const org = sim.fleet.orgs().find((o) => o.id === orgId)!;
-  const assets = sim.fleet.assets().filter((a) => a.orgId === orgId);
-  const find = (what: string, test: (a: (typeof assets)[number]) => boolean) => {
-    const asset = assets.find(test);
-    if (!asset) throw new Error(`the simulator's organization ${orgId} has no ${what}`);
-    return String(asset.id);
-  };
-  const code = sim.info.subscriptionCodes.find((c) => c.assetType === 'Drive' && c.level === 'Standard');
-  if (!code || sim.info.registrySerialNumbers.length === 0) throw new Error('the simulator offers no free subscription code or serial number');
-  return {
-    orgId: String(orgId),
-    groupId: String(org.groupIds[0]),
-    plantId: String(org.plantIds[0]),
-    premiumDriveId: find('old enough IOT Panel Premium drive with CBM', (a) => a.assetType === 'Drive' && a.level === 'Premium' && a.gatewayType === 'IOTPanel' && a.cbmCapable),
-    standardDriveId: find('Standard drive', (a) => a.assetType === 'Drive' && a.level === 'Standard'),
-    entryDriveId: find('Entry drive', (a) => a.assetType === 'Drive' && a.level === 'Entry'),
-    registrySerialNumber: sim.info.registrySerialNumbers[0],
-    driveSubscriptionCode: code.code,
-    runTag: String(Date.now() % 100000),
-  };
-}
-
-function fill(workflow: WorkflowJson, values: Record<string, string>): WorkflowJson {
-  const text = JSON.stringify(workflow).replace(/%([A-Za-z]+)%/g, (match, name: string) => {
-    if (!(name in values)) throw new Error(`workflow "${workflow.name}" names an unknown fixture ${match}`);
-    return values[name];
-  });
-  return JSON.parse(text) as WorkflowJson;
 }
 
 const runs = new Map<string, RunData>();
