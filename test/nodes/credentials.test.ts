@@ -89,3 +89,22 @@ test('one token serves a whole execution: preAuthentication runs once for many r
 	// The token is kept (encrypted by n8n) in the credential's hidden field.
 	expect(f.engine.credentialsHelper.stored('fresh')!.data.accessToken).toEqual(expect.stringMatching(/^ey/));
 });
+
+test('refused credentials under Continue On Fail: every item gets the reason, the token is not asked again per item', async () => {
+	f.engine.addCredential({ id: 'refused', name: 'refused', type: 'driveMonitoringApi', data: credentialData(f.sim, 'unknown-key', eu.apiSecret) });
+	const workflow = f.engine.readWorkflow('continue-on-fail.json');
+	workflow.nodes[1].credentials = { driveMonitoringApi: { id: 'refused', name: 'refused' } };
+	f.sim.requests.clear();
+	const result = await f.engine.run(workflow, { input: [100029, 100035, 100049, 100056, 100060].map((assetId) => ({ json: { assetId } })) });
+	const items = result.output('Drive Monitoring')!;
+	expect(items.map((i) => (i.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 3, 4]);
+	for (const item of items) {
+		expect(item.json.error).toMatch(/^Authentication failed: the API key/);
+		expect((item.json.details as { description: string }).description).toMatch(/Test button/);
+	}
+	// Only the first item asked for a token (the core retries a failed exchange a few times).
+	const tokenRequests = f.sim.requests.entries.filter((r) => r.endpoint === 'token').length;
+	expect(tokenRequests).toBeGreaterThan(0);
+	expect(tokenRequests).toBeLessThanOrEqual(4);
+	expect(f.sim.requests.api()).toEqual([]);
+});

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, NodeApiError } from 'n8n-wo
 import { NodeOperationError } from 'n8n-workflow';
 import { mapLimit } from '../../../shared/core/limiter';
 import { createNodeClient } from '../transport';
-import { errorOutput, toNodeError } from '../helpers/errors';
+import { errorOutput, isCredentialFailure, toNodeError } from '../helpers/errors';
 import { findOperation } from './resources';
 
 /** Items of a read-only operation in flight at once (the core's own default concurrency). */
@@ -37,6 +37,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const results = operation.readOnly
 		? await runConcurrently(items.length, runItem)
 		: await runInOrder(items.length, runItem, continueOnFail);
+	// Refused credentials fail every item alike: the items after the first are not tried again.
+	const refused = results.find((r): r is { error: NodeApiError } => 'error' in r && isCredentialFailure(r.error));
+	if (refused) results.push(...Array.from({ length: items.length - results.length }, () => refused));
 
 	const returnData: INodeExecutionData[] = [];
 	results.forEach((result, itemIndex) => {
@@ -57,6 +60,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 async function runConcurrently(count: number, runItem: (itemIndex: number) => Promise<ItemResult>): Promise<ItemResult[]> {
 	if (count === 0) return [];
 	const first = await runItem(0);
+	if ('error' in first && isCredentialFailure(first.error)) return [first];
 	const rest = await mapLimit(
 		Array.from({ length: count - 1 }, (_, i) => i + 1),
 		READ_CONCURRENCY,
@@ -74,7 +78,7 @@ async function runInOrder(
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		const result = await runItem(itemIndex);
 		results.push(result);
-		if ('error' in result && !continueOnFail) break;
+		if ('error' in result && (!continueOnFail || isCredentialFailure(result.error))) break;
 	}
 	return results;
 }

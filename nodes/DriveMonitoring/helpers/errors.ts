@@ -18,16 +18,42 @@ import type { DriveMonitoringClient } from '../transport';
 
 const LEVEL_DENIED = 102403;
 
+const credentialFailures = new WeakSet<object>();
+
+/** True for errors of the credential itself (token refused, auth server unreachable): every item would fail alike. */
+export function isCredentialFailure(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && credentialFailures.has(error);
+}
+
 export async function toNodeError(
 	this: IExecuteFunctions,
 	client: DriveMonitoringClient,
 	error: unknown,
 	itemIndex: number,
 ): Promise<NodeApiError | NodeOperationError> {
+	// The core reports whatever the transport throws as a TransportError. A core error other than a
+	// network failure inside it comes from the credential's preAuthentication (the token step).
+	const cause = error instanceof TransportError ? error.cause : undefined;
+	if (cause instanceof DriveMonitoringError && !(cause instanceof TransportError)) {
+		const nodeError = new NodeApiError(this.getNode(), cause.toJSON() as JsonObject, {
+			message: cause.message,
+			description: 'Check the Drive Monitoring API credential: its Test button says which field to fix.',
+			...(cause instanceof AuthError ? { httpCode: String(cause.httpStatus) } : {}),
+			itemIndex,
+		});
+		credentialFailures.add(nodeError);
+		return nodeError;
+	}
+	return await platformError.call(this, client, error, itemIndex);
+}
+
+async function platformError(
+	this: IExecuteFunctions,
+	client: DriveMonitoringClient,
+	error: unknown,
+	itemIndex: number,
+): Promise<NodeApiError | NodeOperationError> {
 	const node = this.getNode();
-	// The core reports whatever the transport throws as a TransportError; when that was one of its
-	// own errors (the token step of preAuthentication refused the credentials), show that one.
-	if (error instanceof TransportError && error.cause instanceof DriveMonitoringError) error = error.cause;
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex ??= itemIndex;
 		return error;
