@@ -132,3 +132,35 @@ test('an expired stored token is refreshed once and the request retried; secrets
 	expect(result.nodeError('Drive Monitoring')?.message).toMatch(/102201/);
 	for (const secret of [f.euCredential.apiSecret as string, stored]) expect(everything).not.toContain(secret);
 });
+
+describe('unexpected answers from the platform', () => {
+	afterEach(() => f.sim.faults.clear());
+	const drive = () => f.asset((a) => a.assetType === 'Drive', 'drive');
+
+	test('an HTML page instead of JSON fails the item with a clear error', async () => {
+		f.sim.faults.set({ paths: ['/assetmanagement/asset/'], malformedRate: 1, malformedKind: 'html' });
+		const result = await runOne({ resource: 'asset', operation: 'get', asset: rl(drive().id), simplify: true });
+		const error = result.nodeError('Drive Monitoring');
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toBe('The Drive Monitoring platform sent an unexpected answer');
+		expect(error?.description).toMatch(/E8 Get asset detail: unexpected answer/);
+	});
+
+	test('truncated JSON fails the item with a clear error', async () => {
+		f.sim.faults.set({ paths: ['/assetmanagement/asset/'], malformedRate: 1, malformedKind: 'truncated' });
+		const result = await runOne({ resource: 'asset', operation: 'get', asset: rl(drive().id), simplify: true });
+		expect(result.nodeError('Drive Monitoring')?.message).toBe('The Drive Monitoring platform sent an unexpected answer');
+	});
+
+	test('unknown fields are kept, and a passing gateway error is retried by the core', async () => {
+		f.sim.faults.set([
+			{ paths: ['/assetmanagement/asset/'], errorRate: 1, errorStatus: 503, times: 1 },
+			{ paths: ['/assetmanagement/asset/'], malformedRate: 1, malformedKind: 'extra-fields' },
+		]);
+		const result = await runOne({ resource: 'asset', operation: 'get', asset: rl(drive().id), simplify: false });
+		expect(result.run.data.resultData.error).toBeUndefined();
+		const [item] = result.output('Drive Monitoring')!;
+		expect(item.json).toMatchObject({ id: drive().id, unknownFieldAddedLater: 'ignored by clients' });
+		expect(f.sim.requests.entries.filter((r) => r.path.includes('/assetmanagement/asset/') && r.status === 503)).toHaveLength(1);
+	});
+});
