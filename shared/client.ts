@@ -146,6 +146,7 @@ export function createClient(options: ClientOptions) {
       concurrency,
       now: options.now ?? Date.now,
       levelOf: async (assetId, requestOptions) => levelOfSubscriptions(await assets.listSubscriptions({ assetId }, requestOptions)),
+      logger,
     }),
     files: filesApi(downloadCore),
     /** The bearer token the client would send now (fetched or cached); undefined with an authenticated transport. */

@@ -10,6 +10,7 @@ import type { Event, ParamData, TrendSignalData } from './schemas/resources';
 import { LEVELS, LIMITS, type EndpointId, type Level } from './spec';
 import { DAY_MS, formatUtc, parseInstant, type TimeInput } from './time';
 import { anySignal } from './core/wait';
+import type { Logger } from './core/logger';
 import { ListEventsInput, TrendSignalDataInput, validateInput } from './schemas/inputs';
 
 export interface Window {
@@ -158,7 +159,12 @@ export function levelOfSubscriptions(subscriptions: ReadonlyArray<{ level: strin
 
 export function rangesApi(
   assetData: ReturnType<typeof assetDataEndpoints>,
-  settings: { concurrency: number; now: () => number; levelOf: (assetId: number, options?: RequestOptions) => Promise<Level | undefined> },
+  settings: {
+    concurrency: number;
+    now: () => number;
+    levelOf: (assetId: number, options?: RequestOptions) => Promise<Level | undefined>;
+    logger?: Required<Pick<Logger, 'warn'>>;
+  },
 ) {
   const prepare = async (
     endpoint: EndpointId,
@@ -172,6 +178,9 @@ export function rangesApi(
     const end = parsed.endTime;
     const level = input.level === 'auto' ? await settings.levelOf(parsed.assetId, options) : input.level;
     const from = checkHistory(endpoint, kind, start, level, settings.now(), input.clip);
+    if (from.getTime() !== start.getTime()) {
+      settings.logger?.warn(`${ref.id} range for asset ${parsed.assetId} starts at ${formatUtc(from)} instead of ${formatUtc(start)}: the history range of a ${String(level)} asset ends there`);
+    }
     const concurrency = input.concurrency ?? settings.concurrency;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new ValidationError({ field: 'concurrency', value: input.concurrency, rule: 'must be a positive integer', endpoint: ref });
     if (from.getTime() >= end.getTime()) return { windows: [], concurrency };

@@ -80,7 +80,10 @@ describe('client.ranges.events', () => {
   test('clip: true starts at the earliest instant a Basic asset allows', async () => {
     const basic = asset(['Basic']);
     const now = h.sim.clock.now();
-    await client.ranges.events({ assetId: basic.id, startTime: new Date(now - 200 * DAY), endTime: new Date(now), level: 'Basic', clip: true });
+    const warnings: string[] = [];
+    const logged = h.client({ logger: { warn: (m: string) => warnings.push(m) } });
+    await logged.ranges.events({ assetId: basic.id, startTime: new Date(now - 200 * DAY), endTime: new Date(now), level: 'Basic', clip: true });
+    expect(warnings).toEqual([expect.stringMatching(/^E14 range for asset \d+ starts at .* instead of .*: the history range of a Basic asset ends there$/)]);
     const calls = h.sim.requests.api('E14');
     expect(calls.every((c) => c.status === 200)).toBe(true);
     const first = Math.min(...calls.map((c) => Date.parse(c.query.startTime)));
