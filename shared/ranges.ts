@@ -178,7 +178,8 @@ export function rangesApi(
     const end = parsed.endTime;
     const level = input.level === 'auto' ? await settings.levelOf(parsed.assetId, options) : input.level;
     const from = checkHistory(endpoint, kind, start, level, settings.now(), input.clip);
-    if (from.getTime() !== start.getTime()) {
+    // Moves within the skew tolerance are routine ("the last 365 days"); a real clip is worth a line.
+    if (from.getTime() - start.getTime() > HISTORY_SKEW_MS + HISTORY_MARGIN_MS) {
       settings.logger?.warn(`${ref.id} range for asset ${parsed.assetId} starts at ${formatUtc(from)} instead of ${formatUtc(start)}: the history range of a ${String(level)} asset ends there`);
     }
     const concurrency = input.concurrency ?? settings.concurrency;
