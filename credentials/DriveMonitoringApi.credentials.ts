@@ -26,36 +26,6 @@ import { n8nTransport } from '../nodes/DriveMonitoring/transport/n8nTransport';
  * it, and when the API answers 401 (token expired or revoked) calls it again with
  * `credentialsExpired` and retries the request once. The token never appears in the UI.
  */
-const REQUIRED = [
-	['baseUrl', 'Base URL'],
-	['authUrl', 'Auth URL'],
-	['tenantId', 'Tenant ID'],
-	['apiKey', 'API Key'],
-	['apiSecret', 'API Secret'],
-	['apiScopeId', 'API Scope ID'],
-] as const;
-
-/** What is missing or malformed in the fields, in words; undefined when they can be used. */
-function credentialProblem(credentials: ReturnType<typeof apiCredentialsOf>): string | undefined {
-	const missing = REQUIRED.filter(([key]) => credentials[key] === '').map(([, label]) => label);
-	if (missing.length > 0) return `Fill in ${missing.join(', ')}.`;
-	for (const [key, label] of [REQUIRED[0], REQUIRED[1]]) {
-		if (!/^https?:\/\/[^/\s]+/i.test(credentials[key])) {
-			return `${label} "${credentials[key]}" is not an http(s) address such as https://api.example.com.`;
-		}
-	}
-	return undefined;
-}
-
-/** A network failure in words (n8n would replace a message holding the bare code by a generic text). */
-function networkProblem(reason: string): string {
-	if (reason === 'ECONNREFUSED') return 'the connection was refused';
-	if (reason === 'ENOTFOUND' || reason === 'EAI_AGAIN') return 'the host name was not found';
-	if (/TIMEOUT|TIMEDOUT/.test(reason)) return 'it did not answer in time';
-	if (reason === 'ECONNRESET') return 'the connection was reset';
-	return 'the network request failed';
-}
-
 export class DriveMonitoringApi implements ICredentialType {
 	name = 'driveMonitoringApi';
 
@@ -196,4 +166,34 @@ export class DriveMonitoringApi implements ICredentialType {
 			},
 		],
 	};
+}
+
+const REQUIRED = [
+	['baseUrl', 'Base URL'],
+	['authUrl', 'Auth URL'],
+	['tenantId', 'Tenant ID'],
+	['apiKey', 'API Key'],
+	['apiSecret', 'API Secret'],
+	['apiScopeId', 'API Scope ID'],
+] as const;
+
+/** What is missing or malformed in the fields, in words; undefined when they can be used. */
+function credentialProblem(credentials: ReturnType<typeof apiCredentialsOf>): string | undefined {
+	const missing = REQUIRED.filter(([key]) => credentials[key] === '').map(([, label]) => label);
+	if (missing.length > 0) return `Fill in ${missing.join(', ')}.`;
+	for (const [key, label] of [REQUIRED[0], REQUIRED[1]]) {
+		if (!/^https?:\/\/[^/\s]+/i.test(credentials[key])) {
+			return `${label} "${credentials[key]}" is not an http(s) address such as https://api.example.com.`;
+		}
+	}
+	return undefined;
+}
+
+/** A network failure in words (n8n would replace a message holding the bare code by a generic text). */
+function networkProblem(reason: string): string {
+	if (reason === 'ECONNREFUSED') return 'the connection was refused';
+	if (reason === 'ENOTFOUND' || reason === 'EAI_AGAIN') return 'the host name was not found';
+	if (/TIMEOUT|TIMEDOUT/.test(reason)) return 'it did not answer in time';
+	if (reason === 'ECONNRESET') return 'the connection was reset';
+	return 'the network request failed';
 }
