@@ -1,0 +1,32 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { parseConfig } from '../../bot/config/load';
+
+const botDir = path.resolve(__dirname, '..', '..', 'bot');
+
+function sources(dir: string): string {
+  return readdirSync(dir)
+    .map((f) => path.join(dir, f))
+    .map((f) => (statSync(f).isDirectory() ? sources(f) : f.endsWith('.ts') ? readFileSync(f, 'utf8') : ''))
+    .join('\n');
+}
+
+test('the manifest asks for exactly the scopes the code uses, and declares the default command and events', () => {
+  const manifest = parse(readFileSync(path.join(botDir, 'manifest.yml'), 'utf8'));
+  const code = sources(botDir);
+  // What the code calls or listens to, and the scope each needs.
+  const needs: Array<[boolean, string]> = [
+    [/chat\.(postMessage|update)\(|\bsay\(/.test(code), 'chat:write'],
+    [/app\.command\(/.test(code), 'commands'],
+    [/app\.event\('app_mention'/.test(code), 'app_mentions:read'],
+    // Routes name channels the bot was never invited to.
+    [/chat\.postMessage\(/.test(code), 'chat:write.public'],
+  ];
+  const used = needs.filter(([yes]) => yes).map(([, scope]) => scope).sort();
+  expect(manifest.oauth_config.scopes.bot.sort()).toEqual(used);
+  expect(/client\.(conversations|users|files|reactions|channels)\./.test(code)).toBe(false);
+  expect(manifest.features.slash_commands.map((c: { command: string }) => c.command)).toEqual([parseConfig({}).command]);
+  expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_mention']);
+  expect(manifest.settings.socket_mode_enabled).toBe(true);
+});
