@@ -176,6 +176,9 @@ async function waitForReport(
 			});
 		}
 		await sleep(intervalMs);
+		if (this.getExecutionCancelSignal()?.aborted) {
+			throw new NodeOperationError(this.getNode(), `Stopped waiting for report ${created.id}: the execution was cancelled`, { itemIndex });
+		}
 		const listed = (await client.assetData.listReports({ assetId })).find((report) => report.id === created.id);
 		if (listed) current = listed;
 	}
