@@ -224,7 +224,10 @@ export function readEnvelope(ref: EndpointRef, response: TransportResponse): Env
     throw unexpected(`a ${contentType?.split(';')[0] ?? 'non-JSON'} answer instead of the JSON envelope${hint}`);
   }
   const envelope = envelopeOf(json);
-  if (!envelope) throw unexpected('JSON without the API envelope {payload, message, success, code}');
+  if (!envelope) {
+    if (response.status === 429) throw unexpected('rate limited (HTTP 429) and the retries are used up; slow down or lower the concurrency');
+    throw unexpected('JSON without the API envelope {payload, message, success, code}');
+  }
   return envelope;
 }
 

@@ -46,6 +46,14 @@ describe('idempotent requests are retried', () => {
     expect(calls('/organization').map((r) => r.status)).toEqual([429, 200]);
   });
 
+  test('429 that does not end: reported as rate limiting once the attempts are used up', async () => {
+    h.sim.faults.set({ paths: ['/organization'], rateLimitRate: 1, retryAfterSec: 0 });
+    const error = await client.organization.get().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toMatch(/rate limited \(HTTP 429\) and the retries are used up/);
+    expect(calls('/organization')).toHaveLength(4);
+  });
+
   test('PUT (E11) is retried too', async () => {
     const asset = h.sim.fleet.assets().find((a) => a.orgId === orgId && a.assetType === 'Drive')!;
     h.sim.faults.set({ paths: ['/assetmanagement/asset'], errorRate: 1, times: 1 });
