@@ -72,7 +72,7 @@ async function setUpPlatform(env: BotEnv, config: BotConfig, logger: BotLogger):
       : [];
     if (push.length === 0) throw new ConfigError('source.kind is push: set DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD and _TOPIC (the data-subscription user), or use source.kind: poll');
   }
-  return { platform: client, push, close: async () => undefined };
+  return { platform: client, push, close: () => client.close() };
 }
 
 async function main(): Promise<void> {

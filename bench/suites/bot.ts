@@ -179,7 +179,7 @@ async function alertsAndStorm(): Promise<Figure[]> {
     { name: `storm: ${STORM} faults, every one in a message or digest`, value: `${covered}/${STORM} covered`, target: `${STORM}/${STORM}`, met: covered === STORM },
     { name: 'storm: Slack posts made', value: String(stormPosts), baseline: `${STORM} posts, one per alert`, ratio: ratio(stormPosts, STORM), target: '<= 60', met: stormPosts <= 60 },
     { name: 'storm: 429 answers received (waited out per channel)', value: String(limited) },
-    { name: 'storm: wall time until every fault is in Slack', value: `${(stormMs / 1000).toFixed(1)} s`, baseline: `${(naiveStorm / 1000).toFixed(0)} s one post per alert at 1 msg/s (measured on ${NAIVE_SAMPLE}, x${STORM / NAIVE_SAMPLE})`, ratio: ratio(stormMs, naiveStorm), target: '< 60 s', met: stormMs < 60_000 },
+    { name: 'storm: wall time until every fault is in Slack', value: `${(stormMs / 1000).toFixed(1)} s`, baseline: `${(naiveStorm / 1000).toFixed(0)} s one post per alert at 1 msg/s (measured on ${NAIVE_SAMPLE}, extrapolated to ${STORM})`, ratio: ratio(stormMs, naiveStorm), target: '< 60 s', met: stormMs < 60_000 },
   ];
 }
 
@@ -197,8 +197,10 @@ async function memory(): Promise<Figure[]> {
   const token = fakeSlackToken('b');
   const slack = await new SlackApiServer({ token }).start();
   const eus = sim.info.credentials.filter((c) => c.orgType === 'EU');
+  const listAll = () => Promise.all(eus.map((c) => vendor.organization.listAssets({ orgId: c.orgId })));
+  await listAll(); // the simulator's own caches warm up outside both measurements
   const base = heapAfterGc();
-  let raw: unknown[] | undefined = (await Promise.all(eus.map((c) => vendor.organization.listAssets({ orgId: c.orgId })))).flat();
+  let raw: unknown[] | undefined = (await listAll()).flat();
   const rawHeap = heapAfterGc() - base;
   const rawCount = raw.length;
   raw = undefined;

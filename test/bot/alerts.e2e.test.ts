@@ -2,8 +2,8 @@ import type { PushSettings } from '../../bot/alerts/sources/push';
 import type { Bot } from '../../bot/runtime';
 import { startSimulator, type Simulator } from '../../simulator';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
-import { pushUserFor, type SimAsset, startTestBot } from './harness';
-import { SlackApiServer, type StoredMessage } from './slack-server';
+import { cbmDrive, pushUserFor, shutdown, type SimAsset, startTestBot, topMessagesOf } from './harness';
+import { SlackApiServer } from './slack-server';
 
 const botToken = fakeSlackToken('b');
 const { logger, lines } = capturingLogger();
@@ -27,16 +27,13 @@ function start(): Promise<Bot> {
   return startTestBot({ sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, config, push, orgId: drive.orgId, digestIntervalMs: 1500 });
 }
 
-/** Top-level messages (not thread replies) that mention an event. */
-function messagesOf(eventId: unknown): StoredMessage[] {
-  return slack.posts().filter((m) => !m.threadTs && JSON.stringify(m.blocks).includes(`event ${String(eventId)}`));
-}
+const messagesOf = (eventId: unknown) => topMessagesOf(slack, eventId);
 
 beforeAll(async () => {
   sim = await startSimulator();
   slack = await new SlackApiServer({ token: botToken }).start();
   // A CBM-capable drive with a level that allows CBM, so the CBM test can use it too.
-  drive = sim.fleet.assets().find((a) => a.assetType === 'Drive' && a.cbmCapable && (a.level === 'Standard' || a.level === 'Premium')) as SimAsset;
+  drive = cbmDrive(sim);
   orgAssets = sim.fleet.assets().filter((a) => a.orgId === drive.orgId && a.assetType !== 'PowerTrain' && a.level !== 'expired');
   const group = sim.fleet.orgs().find((o) => o.id === drive.orgId);
   expect(group).toBeDefined();
@@ -48,12 +45,7 @@ beforeAll(async () => {
   bot = await start();
 });
 
-afterAll(async () => {
-  await bot?.stop();
-  await slack?.close();
-  await sim?.close();
-  state.cleanup();
-});
+afterAll(() => shutdown({ bot, slack, sim, state }));
 
 test('a fault raised in the platform reaches Slack through the push channel as one Block Kit message', async () => {
   const event = sim.control.raiseEvent(drive.id, { eventType: 'Fault' });

@@ -6,6 +6,7 @@ import { ensurePushUser } from '../../bot/platform/push-user';
 import { type Bot, startBot } from '../../bot/runtime';
 import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
 import type { Simulator } from '../../simulator';
+import type { SlackApiServer, StoredMessage } from './slack-server';
 
 export type SimAsset = ReturnType<Simulator['fleet']['assets']>[number];
 
@@ -52,4 +53,24 @@ export function startTestBot(options: BotUnderTest): Promise<Bot> {
     push: options.push ? [options.push] : undefined,
     digestIntervalMs: options.digestIntervalMs,
   });
+}
+
+/** A drive whose level allows CBM, so CBM changes are visible to the bot. */
+export function cbmDrive(sim: Simulator): SimAsset {
+  const drive = sim.fleet.assets().find((a) => a.assetType === 'Drive' && a.cbmCapable && (a.level === 'Standard' || a.level === 'Premium'));
+  if (!drive) throw new Error('the simulated fleet has no CBM-capable Standard or Premium drive');
+  return drive;
+}
+
+/** Top-level messages (not thread replies) that name an event. */
+export function topMessagesOf(slack: SlackApiServer, eventId: unknown): StoredMessage[] {
+  return slack.posts().filter((m) => !m.threadTs && JSON.stringify(m.blocks).includes(`event ${String(eventId)}`));
+}
+
+/** Stops what a test file started, in order, whatever of it did start. */
+export async function shutdown(parts: { bot?: Bot; slack?: SlackApiServer; sim?: Simulator; state?: { cleanup(): void } }): Promise<void> {
+  await parts.bot?.stop();
+  await parts.slack?.close();
+  await parts.sim?.close();
+  parts.state?.cleanup();
 }

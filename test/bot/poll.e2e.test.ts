@@ -1,8 +1,8 @@
 import type { Bot } from '../../bot/runtime';
 import { startSimulator, type Simulator } from '../../simulator';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
-import { type SimAsset, startTestBot } from './harness';
-import { SlackApiServer, type StoredMessage } from './slack-server';
+import { cbmDrive, shutdown, type SimAsset, startTestBot, topMessagesOf } from './harness';
+import { SlackApiServer } from './slack-server';
 
 // The REST polling source (config `source.kind: poll`), for platforms or organizations without
 // a data-subscription user: the same alerts, found by E14 and E19 instead of pushed.
@@ -15,7 +15,7 @@ let bot: Bot;
 let drive: SimAsset;
 
 const start = () => startTestBot({ sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger });
-const top = (eventId: unknown): StoredMessage[] => slack.posts().filter((m) => !m.threadTs && JSON.stringify(m.blocks).includes(`event ${String(eventId)}`));
+const top = (eventId: unknown) => topMessagesOf(slack, eventId);
 
 async function poll(withCbm = false): Promise<void> {
   await bot.poll?.pollOnce(withCbm);
@@ -25,16 +25,11 @@ async function poll(withCbm = false): Promise<void> {
 beforeAll(async () => {
   sim = await startSimulator({ push: false });
   slack = await new SlackApiServer({ token: botToken }).start();
-  drive = sim.fleet.assets().find((a) => a.assetType === 'Drive' && a.cbmCapable && (a.level === 'Standard' || a.level === 'Premium')) as SimAsset;
+  drive = cbmDrive(sim);
   bot = await start();
 });
 
-afterAll(async () => {
-  await bot?.stop();
-  await slack?.close();
-  await sim?.close();
-  state.cleanup();
-});
+afterAll(() => shutdown({ bot, slack, sim, state }));
 
 test('a fault found by polling is posted once, and its close updates it, across a restart', async () => {
   const event = sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
