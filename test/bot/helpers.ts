@@ -43,11 +43,12 @@ export interface SignedPostOptions {
   /** Sign this body but send another (a tampered request). */
   sendBody?: string;
   unsigned?: boolean;
+  contentType?: string;
 }
 
 export async function postToSlackApp(url: string, secret: string, body: string, options: SignedPostOptions = {}): Promise<{ status: number; text: string; ms: number }> {
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/x-www-form-urlencoded' };
   if (!options.unsigned) {
     headers['x-slack-request-timestamp'] = String(timestamp);
     headers['x-slack-signature'] = signature(secret, timestamp, body);

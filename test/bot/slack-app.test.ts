@@ -133,6 +133,23 @@ test('the allow-list refuses other users in the acknowledgement itself', async (
   expect(slack.responses.some((r) => r.id === 'refused-1')).toBe(false);
 });
 
+test('a mention in a channel is answered in its thread with the same commands', async () => {
+  const drive = anyDrive(() => true);
+  const body = JSON.stringify({
+    token: 'legacy-verification-token',
+    team_id: 'T0001',
+    api_app_id: 'A0DRIVE',
+    type: 'event_callback',
+    event_id: 'Ev0MENTION1',
+    event_time: Math.floor(Date.now() / 1000),
+    event: { type: 'app_mention', user: 'U0ALICE', text: `<@U0BOT> find ${drive.serialNumber}`, ts: '1700000000.000300', channel: 'C0MAINT01', event_ts: '1700000000.000300' },
+  });
+  expect((await postToSlackApp(url, signingSecret, body, { contentType: 'application/json' })).status).toBe(200);
+  const reply = await waitFor('the threaded answer', () => slack.posts().find((m) => m.threadTs === '1700000000.000300'));
+  expect(reply.channel).toBe('C0MAINT01');
+  expect(JSON.stringify(reply.blocks)).toContain(drive.serialNumber);
+});
+
 test('no token or signing secret appears in the logs', () => {
   expect(lines.length).toBeGreaterThan(0);
   const all = lines.join('\n');

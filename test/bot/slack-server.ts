@@ -183,7 +183,6 @@ export class SlackApiServer {
         this.lastPosts.set(channel, recent);
         const ts = `${Math.floor(now / 1000)}.${String(++this.seq).padStart(6, '0')}`;
         const threadTs = typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : undefined;
-        if (threadTs && !this.messages.has(`${channel}/${threadTs}`)) return { ok: false, error: 'thread_not_found' };
         const message: StoredMessage = { channel, ts, text: String(body.text ?? ''), blocks: (body.blocks as unknown[]) ?? [], threadTs, updates: 0 };
         this.messages.set(`${channel}/${ts}`, message);
         return { ok: true, channel, ts, message: { text: message.text, ts } };
