@@ -1,7 +1,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { tempStateFile, waitFor } from './helpers';
+import { createServer } from 'node:net';
+import { fakeSlackToken, postToSlackApp, slashCommandBody, tempStateFile, waitFor } from './helpers';
+import { SlackApiServer } from './slack-server';
 
 // `npm start` without Slack tokens or platform credentials: the compiled CLI, driven through
 // stdin and read from stdout as a person at the terminal would.
@@ -60,3 +62,38 @@ test('an invalid configuration stops the start with the field, the value and the
     state.cleanup();
   }
 }, 30_000);
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test('with Slack tokens the CLI posts alerts to the Web API and answers signed commands, never logging a token', async () => {
+  const botToken = fakeSlackToken('b');
+  const signingSecret = `secret-${Date.now()}-${Math.random()}`;
+  const slack = await new SlackApiServer({ token: botToken }).start();
+  const port = await freePort();
+  const bot = run(cleanEnv({ SLACK_BOT_TOKEN: botToken, SLACK_SIGNING_SECRET: signingSecret, SLACK_API_URL: slack.apiUrl, PORT: String(port), LOG_LEVEL: 'debug' }));
+  try {
+    const alert = await waitFor('the demo fault in Slack', () => slack.posts().find((m) => m.text.startsWith('Fault')), 30_000);
+    expect(alert.channel).toBe(slack.channelId('#drive-alerts'));
+    await waitFor('HTTP mode listening', () => bot.err().includes(`listening on ${port}`), 10_000);
+    const body = slashCommandBody({ command: '/drive', text: 'health', responseUrl: slack.responseUrl('cli-health') });
+    expect((await postToSlackApp(`http://127.0.0.1:${port}/slack/events`, signingSecret, body)).status).toBe(200);
+    const answer = await waitFor('the health answer', () => slack.responses.find((r) => r.id === 'cli-health'), 20_000);
+    expect(String(answer.body.text)).toContain('Fleet health');
+    expect(slack.problems).toEqual([]);
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+    for (const output of [bot.out(), bot.err()]) {
+      expect(output).not.toContain(botToken);
+      expect(output).not.toContain(signingSecret);
+    }
+  } finally {
+    bot.child.kill();
+    await slack.close();
+  }
+}, 60_000);
