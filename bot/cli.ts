@@ -7,7 +7,7 @@ import { readEnv, secretsOf, type BotEnv } from './config/env';
 import { ConfigError, loadConfigFile } from './config/load';
 import type { BotConfig } from './config/schema';
 import { startEmbeddedPlatform } from './embedded';
-import { type BotLogger, createLogger, errorText } from './log';
+import { type BotLogger, createLogger, errorText, redact } from './log';
 import { createPlatformClient } from './platform/client';
 import { ensurePushUser } from './platform/push-user';
 import type { DrivePlatform } from './platform/types';
@@ -144,6 +144,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : `drive bot: ${errorText(error)}`}\n`);
-  process.exitCode = 1;
+  process.stderr.write(`${error instanceof ConfigError ? error.message : `drive bot: ${redact(errorText(error))}`}\n`);
+  // A start that failed half-way may have left connections open: the process must still end.
+  process.exit(1);
 });

@@ -122,7 +122,8 @@ export class CommandHandler {
     const { platform, directory } = this.deps;
     const now = Date.now();
     const [detail, conditions, events, cbm, level, asset] = await Promise.all([
-      directory.detail(item.id),
+      // Fresh, not the directory's cached detail: "latest data" must be now's.
+      platform.assets.get({ id: item.id }),
       this.orDenied(platform.assetData.getConditions({ assetId: item.id }), item.id, 'healthConditions'),
       platform.assetData.listEvents({ assetId: item.id, startTime: new Date(now - 7 * 86_400_000), endTime: new Date(now) }),
       this.cbm(item.id),
