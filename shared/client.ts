@@ -108,7 +108,9 @@ export function createClient(options: ClientOptions) {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(typeof timeoutMs === 'number' && timeoutMs > 0)) throw new ValidationError({ field: 'timeoutMs', value: options.timeoutMs, rule: 'must be a positive number of milliseconds' });
   const retry = retryPolicy(options.retry);
-  const ownTransport = options.transport ? undefined : createUndiciTransport({ connections: Math.max(concurrency, 4) });
+  const ownTransport = options.transport
+    ? undefined
+    : createUndiciTransport({ connections: Math.max(concurrency, 4), headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs });
   const plainTransport = options.transport ?? ownTransport!;
   const logger = safeLogger(options.logger);
 

@@ -254,7 +254,7 @@ function envelopeOf(json: unknown): Envelope | undefined {
   const message = get('message');
   if (typeof success !== 'boolean' || typeof code !== 'number' || !Number.isInteger(code)) return undefined;
   if (message !== undefined && message !== null && typeof message !== 'string') return undefined;
-  return { ...record, payload: get('payload'), message: message ?? null, success, code };
+  return { payload: get('payload'), message: message ?? null, success, code };
 }
 
 /** Turn a final answer into the payload, or into the right error. */

@@ -24,18 +24,31 @@ function attempt<T>(convert: () => T): Outcome<T> {
   }
 }
 
+const NO_FAILURE = Symbol('no failure');
+
 /** Run a converter, reporting a refusal as an issue at `path` (unexpected errors propagate). */
 export function check<T>(ctx: z.RefinementCtx, path: PropertyKey[] | undefined, convert: () => T, input?: unknown): T {
-  const outcome = attempt(convert);
-  if (outcome.ok) return outcome.value;
-  if (!outcome.refusal) throw outcome.error;
-  ctx.addIssue({ code: 'custom', message: outcome.refusal.rule, input, ...(path ? { path: path as Array<string | number> } : {}) });
+  return refusedOrValue(ctx, path, input, convert, undefined);
+}
+
+/** `convert(value)` without a closure or an outcome object per call (this runs for every field of every request). */
+function refusedOrValue<T, V>(ctx: z.RefinementCtx, path: PropertyKey[] | undefined, input: unknown, convert: (value: V) => T, value: V): T {
+  let result: T | undefined;
+  let failure: unknown = NO_FAILURE;
+  try {
+    result = convert(value);
+  } catch (error) {
+    failure = error;
+  }
+  if (failure === NO_FAILURE) return result as T;
+  if (!(failure instanceof Refusal)) throw failure;
+  ctx.addIssue({ code: 'custom', message: failure.rule, input, ...(path ? { path: path as Array<string | number> } : {}) });
   return z.NEVER;
 }
 
 /** A field whose TypeScript input type is `In`, converted by `convert` or refused with its rule. */
 export function field<In, Out>(convert: (value: In) => Out) {
-  return z.custom<In>(() => true).transform((value, ctx) => check(ctx, undefined, () => convert(value), value));
+  return z.custom<In>(() => true).transform((value, ctx) => refusedOrValue(ctx, undefined, value, convert, value));
 }
 
 const ID_RULE = 'must be a positive integer id';

@@ -56,6 +56,16 @@ export function model<S extends Shape>(shape: S, aliases: Record<string, keyof S
 
 /** A copy with canonical key names; the canonical spelling wins over an alias or another casing. */
 function canonicalKeys(input: Record<string, unknown>, lookup: Map<string, string>): Record<string, unknown> {
+  let renamed = false;
+  for (const key in input) {
+    const canonical = lookup.get(key) ?? lookup.get(key.toLowerCase());
+    if (canonical !== undefined && canonical !== key) {
+      renamed = true;
+      break;
+    }
+  }
+  // The usual case: keys already canonical (A1); a plain copy, no bookkeeping.
+  if (!renamed) return { ...input };
   const out: Record<string, unknown> = {};
   const exact = new Set<string>();
   for (const key in input) {

@@ -19,10 +19,12 @@ export interface UndiciTransportOptions {
 
 /** Keep-alive pooled transport over undici, with connect/headers/body timeouts and AbortSignal. */
 export function createUndiciTransport(options: UndiciTransportOptions = {}): Transport {
+  const headersTimeout = options.headersTimeoutMs ?? 30_000;
+  const bodyTimeout = options.bodyTimeoutMs ?? 30_000;
   const agent = new Agent({
     connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-    headersTimeout: options.headersTimeoutMs ?? 30_000,
-    bodyTimeout: options.bodyTimeoutMs ?? 30_000,
+    headersTimeout,
+    bodyTimeout,
     connections: options.connections ?? 16,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
   });
@@ -31,8 +33,10 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {
       const signal = req.signal;
-      // The deadline rides on undici's own (coarse, cheap) timers: time to headers, then idle body time.
-      const timeouts = req.timeoutMs ? { headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs } : {};
+      // The deadline rides on undici's own timers: time to headers, then idle body time. The
+      // pool's own settings serve when they already say the same (no per-request timers).
+      const timeouts =
+        req.timeoutMs && (req.timeoutMs !== headersTimeout || req.timeoutMs !== bodyTimeout) ? { headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs } : {};
       const { origin, path } = splitUrl(req.url);
       const outcome = await agent
         .request({ origin, path, method: req.method, headers: req.headers, body: req.body, signal, ...timeouts })

@@ -79,3 +79,10 @@ describe('schemas accept both casings and the aliases, and emit camelCase', () =
     expect(result.error?.issues[0]).toMatchObject({ path: ['id'], message: 'expected an integer' });
   });
 });
+
+test('all-lowercase keys are read too (assetgroupid), the input object is left as it was', () => {
+  const input = { id: 1, name: 'a', serialnumber: 'S1', assetgroupid: 5, assettype: 'Drive' };
+  const asset = schemas.Asset.parse(input);
+  expect(asset).toMatchObject({ serialNumber: 'S1', assetGroupId: 5, assetType: 'Drive' });
+  expect(input).toEqual({ id: 1, name: 'a', serialnumber: 'S1', assetgroupid: 5, assettype: 'Drive' });
+});
