@@ -226,6 +226,7 @@ describe('the Drive Monitoring node in the n8n editor', () => {
       const output = page.getByTestId('output-panel');
       await output.getByText('1 item').waitFor();
       await output.getByTestId('ndv-data-container').getByText(assetName).first().waitFor();
+      await page.waitForTimeout(1_000); // the run button and the toast settle
       await screenshot('node-output');
     }));
 });

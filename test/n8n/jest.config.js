@@ -9,6 +9,7 @@ module.exports = {
   testMatch: ['**/*.e2e.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023' }, module: { type: 'commonjs' } }] },
   globalSetup: '<rootDir>/test/n8n/global-setup.ts',
+  globalTeardown: '<rootDir>/test/n8n/global-teardown.ts',
   // One n8n at a time: the machine has two cores.
   maxWorkers: 1,
   testTimeout: 300_000,
