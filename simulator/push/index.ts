@@ -19,7 +19,7 @@ export async function startPushChannel(host: PushHost, options: PushChannelOptio
   const amqp = await startAmqpBroker(host, { host: options.host, port: options.amqpPort }, wants);
   const mqtt = await startMqttBroker(host, { host: options.host, port: options.mqttPort });
 
-  const offData = onPushableData(host.bus, host.now ?? (() => new Date()), ({ orgId, envelope }) => {
+  const offData = onPushableData(host.bus, () => host.now?.() ?? new Date(), ({ orgId, envelope }) => {
     for (const user of host.listSubscribers()) {
       if (user.orgId !== orgId || !user.subDataTypes.includes(SUB_DATA_TYPES[envelope.dataType])) continue;
       amqp.enqueue(user.userName, envelope);
