@@ -21,7 +21,10 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
 
         const fail = (error: PushError): void => {
           lastError ??= error;
-          if (!opened) reject(error);
+          if (opened) return;
+          reject(error);
+          // rhea only half-closes after a refused login; the socket must not outlive the attempt.
+          destroySocket(connection);
         };
 
         const timer = setTimeout(() => {
@@ -98,6 +101,9 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
             },
           });
         });
+        const settle = (send: () => void): void => {
+          if (!finished) send();
+        };
         receiver.on('message', (context: EventContext) => {
           const { message, delivery } = context;
           if (!message || !delivery) return;
@@ -108,9 +114,11 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
               messageId: message.message_id === undefined ? undefined : String(message.message_id),
               dataType: String(properties.dataType ?? message.subject ?? '') || undefined,
             },
-            accept: () => delivery.accept(),
-            release: () => delivery.modified({ delivery_failed: true, undeliverable_here: false }),
-            reject: (reason) => delivery.reject({ condition: 'amqp:decode-error', description: reason }),
+            // Settling after the connection ended would write to a dead socket and re-arm rhea's
+            // timers; the broker redelivers what was not settled anyway.
+            accept: () => settle(() => delivery.accept()),
+            release: () => settle(() => delivery.modified({ delivery_failed: true, undeliverable_here: false })),
+            reject: (reason) => settle(() => delivery.reject({ condition: 'amqp:decode-error', description: reason })),
           };
           onDelivery(item);
         });
@@ -124,8 +132,22 @@ function classify(error: { condition?: string; description?: string } | undefine
   return ENDED_CONDITIONS.has(condition) ? new PushStreamEndedError(text) : new PushError(text, false);
 }
 
+type RheaInternals = { socket?: { destroy(): void }; heartbeat_in?: NodeJS.Timeout; heartbeat_out?: NodeJS.Timeout; abort_idle?: NodeJS.Timeout };
+
+/**
+ * Ends the socket for good. rhea clears its idle timers only when the socket says 'end', which a
+ * destroyed socket never does: left alone, a two-minute heartbeat timer would keep the process up.
+ */
 function destroySocket(connection: Connection): void {
-  (connection as unknown as { socket?: { destroy(): void } }).socket?.destroy();
+  const internals = connection as unknown as RheaInternals;
+  internals.socket?.destroy();
+  const clearTimers = (): void => {
+    for (const timer of [internals.heartbeat_in, internals.heartbeat_out, internals.abort_idle]) clearTimeout(timer);
+    internals.heartbeat_in = internals.heartbeat_out = internals.abort_idle = undefined;
+  };
+  clearTimers();
+  // Called from inside rhea's frame handler, rhea re-arms heartbeat_in after the handler returns.
+  setImmediate(clearTimers);
 }
 
 function delay(ms: number): Promise<void> {
