@@ -9,6 +9,8 @@ import { readFilters } from './push';
 const API_CREDENTIAL_TYPE = 'driveMonitoringApi';
 const LEVEL_DENIED = 102403;
 const MINUTE = 60_000;
+/** Least look-back whatever the margin: API times are whole seconds and clocks differ a little. */
+const MIN_OVERLAP_MS = MINUTE;
 
 const isoUtc = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -57,7 +59,7 @@ export async function pollForChanges(this: IPollFunctions): Promise<INodeExecuti
 		state,
 		now: Date.now(),
 		manual,
-		marginMs: Number(options.lateMarginMinutes ?? 10) * MINUTE,
+		marginMs: Math.max(Number(options.lateMarginMinutes ?? 10) * MINUTE, MIN_OVERLAP_MS),
 	};
 	const found: TriggerMessage[] = [];
 	run.assetIds = await assetsInScope.call(this, client);
@@ -146,7 +148,7 @@ async function newEvents(run: PollRun): Promise<TriggerMessage[]> {
 		}
 	}
 	// Keys older than the next window's start can no longer come back: forget them.
-	const horizon = run.now - run.marginMs;
+	const horizon = run.now - run.marginMs - 1000;
 	for (const [key, time] of Object.entries(seen)) if (time < horizon) delete seen[key];
 	if (!run.manual) run.state.events = { until: run.now, seen };
 	return found.sort((a, b) => a.time.localeCompare(b.time));

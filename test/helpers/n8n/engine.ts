@@ -73,7 +73,8 @@ export class N8nTestEngine {
 		return JSON.parse(readFileSync(path.isAbsolute(file) ? file : path.join(WORKFLOWS_DIR, file), 'utf8')) as WorkflowJson;
 	}
 
-	private additionalData(hooks?: ExecutionLifecycleHooks, currentNodeParameters?: INodeParameters): IWorkflowExecuteAdditionalData {
+	/** What n8n hands every execution: our credentials helper, URLs, hooks; trigger tests share it. */
+	additionalData(hooks?: ExecutionLifecycleHooks, currentNodeParameters?: INodeParameters): IWorkflowExecuteAdditionalData {
 		return {
 			credentialsHelper: this.credentialsHelper,
 			hooks,

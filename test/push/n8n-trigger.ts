@@ -1,0 +1,137 @@
+// Runs the built Drive Monitoring Trigger through n8n-core's own machinery: TriggersAndPollers
+// with a TriggerContext (activation, emit, close) or a PollContext (polls keeping static data),
+// and WorkflowExecute for the execution each emit starts, as n8n's ActiveWorkflowManager does.
+import { ExecutionLifecycleHooks, PollContext, TriggerContext, TriggersAndPollers, WorkflowExecute } from 'n8n-core';
+import type {
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IRun,
+	IRunExecutionData,
+	ITriggerResponse,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import type { N8nTestEngine } from '../helpers/n8n/engine';
+
+type Done = { resolve(run: IRun): void } | undefined;
+
+export const TRIGGER_TYPE = 'n8n-nodes-drive-monitoring.driveMonitoringTrigger';
+
+/** A downstream node that fails while `failing()` says so: an execution that did not succeed. */
+export function flakyNode(failing: () => boolean): INodeType {
+	return {
+		description: {
+			displayName: 'Flaky',
+			name: 'flaky',
+			group: ['transform'],
+			version: 1,
+			description: 'Fails on demand',
+			defaults: { name: 'Flaky' },
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [],
+		},
+		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+			if (failing()) throw new Error('downstream failed on purpose');
+			return [this.getInputData()];
+		},
+	} as unknown as INodeType;
+}
+
+export interface ActiveTrigger {
+	/** Items of each emit, in order. */
+	emitted: INodeExecutionData[][];
+	/** Executions started and finished (their donePromise resolved afterwards). */
+	runs: IRun[];
+	errors: Error[];
+	close(): Promise<void>;
+}
+
+function workflowWith(engine: N8nTestEngine, parameters: INodeParameters, credentials: INode['credentials'], withFlaky: boolean): { workflow: Workflow; node: INode } {
+	const node: INode = { id: 'trigger', name: 'Drive Monitoring Trigger', type: TRIGGER_TYPE, typeVersion: 1, position: [0, 0], parameters, credentials };
+	const nodes: INode[] = [node];
+	if (withFlaky) nodes.push({ id: 'flaky', name: 'Flaky', type: 'test.flaky', typeVersion: 1, position: [200, 0], parameters: {} });
+	const connections = withFlaky ? { [node.name]: { main: [[{ node: 'Flaky', type: 'main' as const, index: 0 }]] } } : {};
+	const workflow = new Workflow({ id: 'push-test', name: 'push test', nodes, connections, active: true, nodeTypes: engine.pack.nodeTypes, staticData: {} });
+	return { workflow, node };
+}
+
+let executions = 0;
+
+function hooksFor(workflow: Workflow): ExecutionLifecycleHooks {
+	return new ExecutionLifecycleHooks('trigger', `push-${++executions}`, {
+		id: workflow.id,
+		name: workflow.name,
+		nodes: Object.values(workflow.nodes),
+		connections: workflow.connectionsBySourceNode,
+		active: true,
+		settings: {},
+	} as unknown as IWorkflowBase);
+}
+
+/** Activates the trigger (mode 'trigger'); each emit runs the workflow, then settles donePromise. */
+export async function activateTrigger(
+	engine: N8nTestEngine,
+	parameters: INodeParameters,
+	credentials: INode['credentials'],
+	options: { withFlaky?: boolean; holdExecutions?: () => boolean } = {},
+): Promise<ActiveTrigger> {
+	const { workflow, node } = workflowWith(engine, parameters, credentials, options.withFlaky ?? false);
+	const data = engine.additionalData();
+	const state: ActiveTrigger = { emitted: [], runs: [], errors: [], close: async () => undefined };
+	const execute = async (items: INodeExecutionData[][], done?: Done) => {
+		const runData: IRunExecutionData = {
+			resultData: { runData: {} },
+			executionData: {
+				contextData: {},
+				metadata: {},
+				waitingExecution: {},
+				waitingExecutionSource: null,
+				nodeExecutionStack: [{ node, data: { main: items }, source: null }],
+			},
+		} as unknown as IRunExecutionData;
+		const run = await new WorkflowExecute(engine.additionalData(hooksFor(workflow)), 'trigger', runData).processRunExecutionData(workflow);
+		state.runs.push(run);
+		while (options.holdExecutions?.()) await new Promise((r) => setTimeout(r, 10));
+		done?.resolve(run);
+	};
+	const getTriggerFunctions = (wf: Workflow, n: INode, add: IWorkflowExecuteAdditionalData, mode: 'trigger', activation: 'activate') =>
+		new TriggerContext(
+			wf,
+			n,
+			add,
+			mode,
+			activation,
+			(items, _response, done) => {
+				state.emitted.push(items[0]);
+				void execute(items, done as Done);
+			},
+			(error) => state.errors.push(error),
+		);
+	const response: ITriggerResponse | undefined = await new TriggersAndPollers().runTriggerFunction(
+		workflow,
+		node,
+		getTriggerFunctions as never,
+		data,
+		'trigger',
+		'activate',
+	);
+	state.close = async () => await response?.closeFunction?.();
+	return state;
+}
+
+/** A poller over one Workflow (its static data persists between polls, as n8n saves it). */
+export function poller(engine: N8nTestEngine, parameters: INodeParameters, credentials: INode['credentials']): () => Promise<INodeExecutionData[]> {
+	const { workflow, node } = workflowWith(engine, parameters, credentials, false);
+	const data = engine.additionalData();
+	const triggersAndPollers = new TriggersAndPollers();
+	return async () => {
+		const context = new PollContext(workflow, node, data, 'trigger', 'activate');
+		const result = await triggersAndPollers.runPollFunction(workflow, node, context);
+		return result?.[0] ?? [];
+	};
+}
