@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     .sort();
   const results: SuiteResult[] = [];
   for (const file of files) {
-    const suite = (await import(path.join(suitesDir, file))).default as BenchSuite;
+    const suite = loadedSuite(await import(path.join(suitesDir, file)), file);
     if (only.length > 0 && !only.includes(suite.name)) continue;
     console.error(`bench: ${suite.name} ...`);
     const started = Date.now();
@@ -27,6 +27,18 @@ async function main(): Promise<void> {
   writeFileSync(path.join(outDir, 'latest.md'), header + results.map(renderSuite).join('\n'));
   writeFileSync(path.join(outDir, 'latest.json'), JSON.stringify({ stamp, results }, null, 2));
   console.error(`bench: written to ${path.join(outDir, 'latest.md')}`);
+}
+
+/**
+ * The suite a file default-exports. Compiled to CommonJS, `import()` hands over the whole
+ * `exports` object as `default`, so the suite is one level further down.
+ */
+function loadedSuite(loaded: { default?: unknown }, file: string): BenchSuite {
+  const isSuite = (value: unknown): value is BenchSuite => typeof (value as BenchSuite | undefined)?.run === 'function';
+  const inner = (loaded.default as { default?: unknown } | undefined)?.default;
+  if (isSuite(inner)) return inner;
+  if (isSuite(loaded.default)) return loaded.default;
+  throw new Error(`bench/suites/${file} does not default-export a BenchSuite`);
 }
 
 function renderSuite(result: SuiteResult): string {

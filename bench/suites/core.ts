@@ -179,7 +179,3 @@ const suite: BenchSuite = {
 };
 
 export default suite;
-// bench/run.ts loads suites with `import()`, which hands a CommonJS module's whole `exports` object
-// over as `default`; these named exports make that object a BenchSuite too.
-export const name = suite.name;
-export const run = suite.run;

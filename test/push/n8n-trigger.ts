@@ -78,7 +78,7 @@ export async function activateTrigger(
 	engine: N8nTestEngine,
 	parameters: INodeParameters,
 	credentials: INode['credentials'],
-	options: { withFlaky?: boolean; holdExecutions?: () => boolean } = {},
+	options: { withFlaky?: boolean; holdExecutions?: () => boolean; onEmit?: (items: INodeExecutionData[]) => void } = {},
 ): Promise<ActiveTrigger> {
 	const { workflow, node } = workflowWith(engine, parameters, credentials, options.withFlaky ?? false);
 	const data = engine.additionalData();
@@ -108,6 +108,7 @@ export async function activateTrigger(
 			activation,
 			(items, _response, done) => {
 				state.emitted.push(items[0]);
+				options.onEmit?.(items[0]);
 				void execute(items, done as Done);
 			},
 			(error) => state.errors.push(error),
