@@ -9,7 +9,7 @@
 // automatic acknowledgement and the same credit of 10 (MQTT: QoS 1, as the trigger subscribes).
 // Reproduce: `npm run bench -- push` (results in bench/results/latest.md).
 import { randomUUID } from 'node:crypto';
-import * as mqtt from 'mqtt';
+import mqtt from 'mqtt';
 import { create_container, type EventContext } from 'rhea';
 import { DEFAULT_ADDRESS_TEMPLATES, fillAddressTemplate } from '../../shared/push';
 import { startFixture, type Fixture } from '../../test/nodes/fixture';

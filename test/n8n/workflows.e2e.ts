@@ -30,6 +30,7 @@ const CREDENTIAL = { id: 'dmE2eCredential1', name: 'Drive Monitoring (simulator)
 
 const state = readState();
 const testWorkflows = readWorkflows(WORKFLOWS_DIR);
+const failingWorkflows = readWorkflows(path.join(WORKFLOWS_DIR, 'failing'));
 const examples = readWorkflows(EXAMPLES_DIR).map((example) => ({ ...example, id: `ex-${example.file.replace(/\.json$/, '')}`.slice(0, 21) }));
 let simulator: Simulator;
 let workflows: WorkflowJson[];
@@ -52,14 +53,20 @@ interface PrintedRun {
 
 const runs = new Map<string, RunData>();
 
-/** Executes an imported workflow and returns its run data, keeping n8n's output as an artifact. */
-async function execute(workflow: WorkflowJson): Promise<RunData> {
+/** `n8n execute --id --rawOutput`; n8n's output is kept as an artifact. */
+async function executeCommand(workflow: WorkflowJson) {
   const result = await n8nCommand(state.instance, ['execute', `--id=${workflow.id}`, '--rawOutput'], { allowFailure: true });
   const output = `${result.stdout}\n${result.stderr}`;
   fs.writeFileSync(path.join(ARTIFACTS, 'executions', `${workflow.id}.log`), output);
   expectPackLoaded(output);
-  if (result.code !== 0) throw new Error(`n8n execute --id=${workflow.id} exited with ${result.code}:\n${output.slice(-4000)}`);
-  const runData = (parsePrintedJson(result.stdout) as PrintedRun).data.resultData.runData;
+  return { ...result, output };
+}
+
+/** Executes an imported workflow that should succeed and returns its run data. */
+async function execute(workflow: WorkflowJson): Promise<RunData> {
+  const { code, output, stdout } = await executeCommand(workflow);
+  if (code !== 0) throw new Error(`n8n execute --id=${workflow.id} exited with ${code}:\n${output.slice(-4000)}`);
+  const runData = (parsePrintedJson(stdout) as PrintedRun).data.resultData.runData;
   runs.set(workflow.id!, runData);
   return runData;
 }
@@ -88,7 +95,7 @@ beforeAll(async () => {
   values = fixtures(simulator, orgId);
   workflows = [
     ...examples.map((example) => runnableExample(example, example.id, { orgId, assetIds: [Number(values.premiumDriveId), Number(values.standardDriveId)] })),
-    ...testWorkflows.map((workflow) => fill(workflow, values)),
+    ...[...testWorkflows, ...failingWorkflows].map((workflow) => fill(workflow, values)),
   ];
   await importWorkflows(state.instance, workflows, { driveMonitoringApi: CREDENTIAL });
 });
@@ -170,6 +177,16 @@ describe('what the runs show', () => {
     const explained = `${error} ${item.json.description ?? ''} ${JSON.stringify(item.json)}`;
     expect(explained).toMatch(/102403|subscription level/i);
     expect(explained).toMatch(/Entry/);
+  });
+
+  it('stops a workflow on a level-denied error and prints the explanation on the command line', async () => {
+    const workflow = workflows.find((w) => w.id === 'e2eLevelDeniedStops')!;
+    const { code, output } = await executeCommand(workflow);
+    expect(code).not.toBe(0);
+    // The explanation names the asset's level and the levels the function needs.
+    expect(output).toContain('102403');
+    expect(output).toMatch(/\bEntry\b/);
+    expect(output).toMatch(/\bStandard\b/);
   });
 
   it('used every operation of every resource at least once', () => {
