@@ -1,7 +1,7 @@
 // Runs the built Drive Monitoring Trigger through n8n-core's own machinery: TriggersAndPollers
 // with a TriggerContext (activation, emit, close) or a PollContext (polls keeping static data),
 // and WorkflowExecute for the execution each emit starts, as n8n's ActiveWorkflowManager does.
-import { ExecutionLifecycleHooks, PollContext, TriggerContext, TriggersAndPollers, WorkflowExecute } from 'n8n-core';
+import { PollContext, TriggerContext, TriggersAndPollers } from 'n8n-core';
 import type {
 	IExecuteFunctions,
 	INode,
@@ -9,9 +9,7 @@ import type {
 	INodeParameters,
 	INodeType,
 	IRun,
-	IRunExecutionData,
 	ITriggerResponse,
-	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
@@ -60,19 +58,6 @@ function workflowWith(engine: N8nTestEngine, parameters: INodeParameters, creden
 	return { workflow, node };
 }
 
-let executions = 0;
-
-function hooksFor(workflow: Workflow): ExecutionLifecycleHooks {
-	return new ExecutionLifecycleHooks('trigger', `push-${++executions}`, {
-		id: workflow.id,
-		name: workflow.name,
-		nodes: Object.values(workflow.nodes),
-		connections: workflow.connectionsBySourceNode,
-		active: true,
-		settings: {},
-	} as unknown as IWorkflowBase);
-}
-
 /** Activates the trigger (mode 'trigger'); each emit runs the workflow, then settles donePromise. */
 export async function activateTrigger(
 	engine: N8nTestEngine,
@@ -84,17 +69,7 @@ export async function activateTrigger(
 	const data = engine.additionalData();
 	const state: ActiveTrigger = { emitted: [], runs: [], errors: [], close: async () => undefined };
 	const execute = async (items: INodeExecutionData[][], done?: Done) => {
-		const runData: IRunExecutionData = {
-			resultData: { runData: {} },
-			executionData: {
-				contextData: {},
-				metadata: {},
-				waitingExecution: {},
-				waitingExecutionSource: null,
-				nodeExecutionStack: [{ node, data: { main: items }, source: null }],
-			},
-		} as unknown as IRunExecutionData;
-		const run = await new WorkflowExecute(engine.additionalData(hooksFor(workflow)), 'trigger', runData).processRunExecutionData(workflow);
+		const run = await engine.executeFrom(workflow, node, items, 'trigger');
 		state.runs.push(run);
 		while (options.holdExecutions?.()) await new Promise((r) => setTimeout(r, 10));
 		done?.resolve(run);
