@@ -8,7 +8,7 @@ import { PUSH_DATA_TYPES, type PushReceiver, type PushReceiverOptions } from './
 
 export * from './envelope';
 export * from './errors';
-export { normalizeDelivery, type DeliveryHints } from './normalize';
+export { normalizeDelivery, recordDigest, type DeliveryHints } from './normalize';
 export * from './types';
 
 const ADAPTERS = {

@@ -108,8 +108,12 @@ function recordTime(dataType: PushDataType, record: PushMessage['record']): stri
 
 /** Same content, same key: a redelivery without an id is still recognized (assumption P4). */
 export function contentKey(dataType: PushDataType, assetId: number | undefined, record: unknown): string {
-  const digest = createHash('sha256').update(stableJson(record)).digest('hex').slice(0, 32);
-  return `${dataType}:${assetId ?? '-'}:${digest}`;
+  return `${dataType}:${assetId ?? '-'}:${recordDigest(record)}`;
+}
+
+/** A digest of a record that ignores key order: equal content, equal digest. */
+export function recordDigest(record: unknown): string {
+  return createHash('sha256').update(stableJson(record)).digest('hex').slice(0, 32);
 }
 
 function stableJson(value: unknown): string {

@@ -1,7 +1,7 @@
 // Turns what happens in the simulated platform (bus notifications) into the pushed envelopes
 // (assumption P3), one per record, with ids that are stable across redeliveries.
 import type { SimulatorBus } from '../bus';
-import type { PushDataType, PushEnvelope } from '../../shared/push';
+import { recordDigest, type PushDataType, type PushEnvelope } from '../../shared/push';
 
 export interface OrgEnvelope {
   orgId: number;
@@ -29,8 +29,10 @@ export function onPushableData(bus: SimulatorBus, now: () => Date, publish: (ite
       make(orgId, 'AssetReport', `${String(report.id)}:${String(report.status)}`, assetIds[0], time, { ...report, assetIds });
     }),
     bus.on('cbm.daily', ({ orgId, assetId, results }) => {
+      // Two results of one asset can be made in the same millisecond (a status forced twice):
+      // the content tells them apart, or a receiver would drop the second as a redelivery.
       const time = now().toISOString();
-      make(orgId, 'AssetCBM', `${assetId}:${time}`, assetId, time, results);
+      make(orgId, 'AssetCBM', `${assetId}:${time}:${recordDigest(results)}`, assetId, time, results);
     }),
   ];
   return () => offs.forEach((off) => off());

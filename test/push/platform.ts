@@ -15,11 +15,12 @@ export interface TestPlatform {
   close(): Promise<void>;
 }
 
-export async function startTestPlatform(): Promise<TestPlatform> {
+/** `now`: the platform's clock (default the real one), for messages made at one instant. */
+export async function startTestPlatform(options: { now?: () => Date } = {}): Promise<TestPlatform> {
   const bus = new SimulatorBus();
   const users = new Map<string, SubscriberRecord>();
   const channel = await startPushChannel(
-    { bus, findSubscriber: (name) => users.get(name), listSubscribers: () => [...users.values()] },
+    { bus, findSubscriber: (name) => users.get(name), listSubscribers: () => [...users.values()], now: options.now },
     { host: '127.0.0.1' },
   );
   return {

@@ -41,6 +41,27 @@ describe.each(['amqp', 'mqtt'] as const)('%s adapter', (protocol) => {
     expect(got).toHaveLength(4);
   });
 
+  test('two CBM results of one asset made at the same instant both arrive (their ids differ by content)', async () => {
+    const frozen = await startTestPlatform({ now: () => new Date('2026-05-01T00:00:00.000Z') });
+    try {
+      const user = frozen.createUser(21, [4]);
+      const got: PushMessage[] = [];
+      const receiver = createPushReceiver({ url: frozen.channel.urls[protocol], ...user, reconnect: { initialDelayMs: 20, maxDelayMs: 200 } });
+      open.push(receiver);
+      await receiver.start((m) => void got.push(m));
+      for (const status of ['Red', 'Good']) {
+        frozen.bus.emit('cbm.daily', { orgId: 21, assetId: 201, results: [{ deviceUnitType: 'Fan', deviceUnitStatus: status }] });
+      }
+      await waitFor(() => got.length >= 2, 'both CBM results');
+      expect(got.map((m) => (m.record as Array<{ deviceUnitStatus: string }>)[0].deviceUnitStatus)).toEqual(['Red', 'Good']);
+      expect(new Set(got.map((m) => m.id)).size).toBe(2);
+      expect(receiver.stats.duplicates).toBe(0);
+    } finally {
+      await Promise.all(open.splice(0).map((r) => r.close()));
+      await frozen.close();
+    }
+  });
+
   test('a wrong password is refused with the terminal message and no secret', async () => {
     const user = platform.createUser(13);
     const receiver = receiverFor(protocol, { ...user, password: 'not-the-password' });
