@@ -14,8 +14,8 @@ afterAll(async () => {
   await platform.close();
 });
 
-function receiverFor(protocol: 'amqp' | 'mqtt', user: { userName: string; password: string; topic: string }, extra: object = {}): PushReceiver {
-  const receiver = createPushReceiver({ url: platform.channel.urls[protocol], ...user, reconnect: { initialDelayMs: 20, maxDelayMs: 200 }, ...extra });
+function receiverFor(protocol: 'amqp' | 'mqtt', user: { userName: string; password: string; topic: string }, extra: object = {}, on: TestPlatform = platform): PushReceiver {
+  const receiver = createPushReceiver({ url: on.channel.urls[protocol], ...user, reconnect: { initialDelayMs: 20, maxDelayMs: 200 }, ...extra });
   open.push(receiver);
   return receiver;
 }
@@ -46,8 +46,7 @@ describe.each(['amqp', 'mqtt'] as const)('%s adapter', (protocol) => {
     try {
       const user = frozen.createUser(21, [4]);
       const got: PushMessage[] = [];
-      const receiver = createPushReceiver({ url: frozen.channel.urls[protocol], ...user, reconnect: { initialDelayMs: 20, maxDelayMs: 200 } });
-      open.push(receiver);
+      const receiver = receiverFor(protocol, user, {}, frozen);
       await receiver.start((m) => void got.push(m));
       for (const status of ['Red', 'Good']) {
         frozen.bus.emit('cbm.daily', { orgId: 21, assetId: 201, results: [{ deviceUnitType: 'Fan', deviceUnitStatus: status }] });
