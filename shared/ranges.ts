@@ -8,7 +8,7 @@ import type { assetDataEndpoints } from './endpoints/assetData';
 import { historyDays, toLevel } from './levels';
 import type { Event, ParamData, TrendSignalData } from './schemas/resources';
 import { LEVELS, LIMITS, type EndpointId, type Level } from './spec';
-import { DAY_MS, formatUtc, parseInstant, type TimeInput } from './time';
+import { ceilToSecond, DAY_MS, floorToSecond, formatUtc, parseInstant, type TimeInput } from './time';
 import { anySignal } from './core/wait';
 import type { Logger } from './core/logger';
 import { ListEventsInput, TrendSignalDataInput, validateInput } from './schemas/inputs';
@@ -174,10 +174,12 @@ export function rangesApi(
     options?: RequestOptions,
   ): Promise<{ windows: Window[]; concurrency: number }> => {
     const ref = endpointRef(endpoint);
-    const start = parsed.startTime;
-    const end = parsed.endTime;
+    // Whole-second bounds, so the windows meet exactly on the wire and the end's own second is in.
+    const start = floorToSecond(parsed.startTime);
+    const end = ceilToSecond(parsed.endTime);
     const level = input.level === 'auto' ? await settings.levelOf(parsed.assetId, options) : input.level;
-    const from = checkHistory(endpoint, kind, start, level, settings.now(), input.clip);
+    // A start moved inside the history range is rounded further inside, never back out of it.
+    const from = ceilToSecond(checkHistory(endpoint, kind, start, level, settings.now(), input.clip));
     // Moves within the skew tolerance are routine ("the last 365 days"); a real clip is worth a line.
     if (from.getTime() - start.getTime() > HISTORY_SKEW_MS + HISTORY_MARGIN_MS) {
       settings.logger?.warn(`${ref.id} range for asset ${parsed.assetId} starts at ${formatUtc(from)} instead of ${formatUtc(start)}: the history range of a ${String(level)} asset ends there`);

@@ -26,6 +26,19 @@ export function formatUtc(instant: Date): string {
   return `${instant.toISOString().slice(0, 19)}Z`;
 }
 
+/**
+ * The instant rounded up to a whole second. The wire carries whole seconds and a range's end is
+ * exclusive, so an end of "now" sent as is would leave out what happened earlier in this second.
+ */
+export function ceilToSecond(instant: Date): Date {
+  return new Date(Math.ceil(instant.getTime() / 1000) * 1000);
+}
+
+/** The instant rounded down to a whole second (a range's start: it keeps what the truncation would keep). */
+export function floorToSecond(instant: Date): Date {
+  return new Date(Math.floor(instant.getTime() / 1000) * 1000);
+}
+
 /** Wall-clock fields of an instant in UTC+8. */
 function utc8Parts(instant: Date): { y: number; m: number; d: number; hh: number; mm: number; ss: number } {
   const t = new Date(instant.getTime() + UTC8_OFFSET_MS);

@@ -1,6 +1,7 @@
 import { DriveMonitoringApiError } from '../../shared/errors';
 import { Limiter } from '../../shared/core/limiter';
 import { explainLevelDenial, toLevel } from '../../shared/levels';
+import { ceilToSecond } from '../../shared/time';
 import type { Feature } from '../../shared/spec';
 import { cbmKey, type AssetRef } from '../alerts/model';
 import { toCbmAlert } from '../alerts/engine';
@@ -120,7 +121,7 @@ export class CommandHandler {
 
   private async status(item: AssetListItem): Promise<CommandResult> {
     const { platform, directory } = this.deps;
-    const now = Date.now();
+    const now = ceilToSecond(new Date()).getTime();
     const [detail, conditions, events, cbm, level, asset] = await Promise.all([
       // Fresh, not the directory's cached detail: "latest data" must be now's.
       platform.assets.get({ id: item.id }),

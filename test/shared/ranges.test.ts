@@ -77,6 +77,19 @@ describe('client.ranges.events', () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 
+  test('an end of "now" includes what happened earlier in the same second (the wire has whole seconds)', async () => {
+    const drive = asset(['Premium', 'Standard']);
+    // 100 ms into a second, so the event and the end below share their second.
+    h.sim.clock.advance(1100 - (h.sim.clock.now() % 1000));
+    const raised = h.sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
+    const now = new Date(h.sim.clock.now() + 1);
+    expect(Math.floor(now.getTime() / 1000)).toBe(Math.floor(Date.parse(String(raised.eventDateTime)) / 1000));
+    const events = await client.ranges.events({ assetId: drive.id, startTime: new Date(now.getTime() - DAY), endTime: now });
+    expect(events.map((e) => e.id)).toContain(raised.id);
+    const [call] = h.sim.requests.api('E14');
+    expect(call.query.endTime).toBe(new Date(Math.ceil(now.getTime() / 1000) * 1000).toISOString().replace('.000', ''));
+  });
+
   test('clip: true starts at the earliest instant a Basic asset allows', async () => {
     const basic = asset(['Basic']);
     const now = h.sim.clock.now();
