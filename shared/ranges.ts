@@ -157,6 +157,18 @@ export function levelOfSubscriptions(subscriptions: ReadonlyArray<{ level: strin
   return active.sort((a, b) => LEVELS.indexOf(b) - LEVELS.indexOf(a))[0];
 }
 
+/** Whole-second bounds: the wire carries seconds, so windows meet exactly and the end's own second is in. */
+function wholeSeconds(start: Date, end: Date): { start: Date; end: Date } {
+  return { start: floorToSecond(start), end: ceilToSecond(end) };
+}
+
+/** The windows the API serves whole: 7 days of events; 30 days of series, each aggregated alike. */
+function windowsOf(kind: Kind, start: Date, end: Date): Window[] {
+  return kind === 'events'
+    ? splitWindows(start, end, LIMITS.eventWindowDays * DAY_MS)
+    : splitWindows(start, end, LIMITS.trendSignalWindowDays * DAY_MS, LIMITS.rawDataMaxMinutes * 60_000);
+}
+
 export function rangesApi(
   assetData: ReturnType<typeof assetDataEndpoints>,
   settings: {
@@ -174,9 +186,7 @@ export function rangesApi(
     options?: RequestOptions,
   ): Promise<{ windows: Window[]; concurrency: number }> => {
     const ref = endpointRef(endpoint);
-    // Whole-second bounds, so the windows meet exactly on the wire and the end's own second is in.
-    const start = floorToSecond(parsed.startTime);
-    const end = ceilToSecond(parsed.endTime);
+    const { start, end } = wholeSeconds(parsed.startTime, parsed.endTime);
     const level = input.level === 'auto' ? await settings.levelOf(parsed.assetId, options) : input.level;
     // A start moved inside the history range is rounded further inside, never back out of it.
     const from = ceilToSecond(checkHistory(endpoint, kind, start, level, settings.now(), input.clip));
@@ -186,12 +196,7 @@ export function rangesApi(
     }
     const concurrency = input.concurrency ?? settings.concurrency;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new ValidationError({ field: 'concurrency', value: input.concurrency, rule: 'must be a positive integer', endpoint: ref });
-    if (from.getTime() >= end.getTime()) return { windows: [], concurrency };
-    const windows =
-      kind === 'events'
-        ? splitWindows(from, end, LIMITS.eventWindowDays * DAY_MS)
-        : splitWindows(from, end, LIMITS.trendSignalWindowDays * DAY_MS, LIMITS.rawDataMaxMinutes * 60_000);
-    return { windows, concurrency };
+    return { windows: windowsOf(kind, from, end), concurrency };
   };
 
   return {
@@ -220,11 +225,8 @@ export function rangesApi(
     },
     /** The windows a range would be fetched in (for progress display and tests). */
     windows(kind: Kind, startTime: TimeInput, endTime: TimeInput): Window[] {
-      const start = parseInstant(startTime, 'startTime');
-      const end = parseInstant(endTime, 'endTime');
-      return kind === 'events'
-        ? splitWindows(start, end, LIMITS.eventWindowDays * DAY_MS)
-        : splitWindows(start, end, LIMITS.trendSignalWindowDays * DAY_MS, LIMITS.rawDataMaxMinutes * 60_000);
+      const { start, end } = wholeSeconds(parseInstant(startTime, 'startTime'), parseInstant(endTime, 'endTime'));
+      return windowsOf(kind, start, end);
     },
   };
 }

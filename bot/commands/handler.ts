@@ -121,12 +121,12 @@ export class CommandHandler {
 
   private async status(item: AssetListItem): Promise<CommandResult> {
     const { platform, directory } = this.deps;
-    const now = ceilToSecond(new Date()).getTime();
+    const end = ceilToSecond(new Date());
     const [detail, conditions, events, cbm, level, asset] = await Promise.all([
       // Fresh, not the directory's cached detail: "latest data" must be now's.
       platform.assets.get({ id: item.id }),
       this.orDenied(platform.assetData.getConditions({ assetId: item.id }), item.id, 'healthConditions'),
-      platform.assetData.listEvents({ assetId: item.id, startTime: new Date(now - 7 * 86_400_000), endTime: new Date(now) }),
+      platform.assetData.listEvents({ assetId: item.id, startTime: new Date(end.getTime() - 7 * 86_400_000), endTime: end }),
       this.cbm(item.id),
       this.level(item.id),
       directory.ref(item.id),
@@ -152,7 +152,8 @@ export class CommandHandler {
     if (hours < 1 || hours > MAX_RANGE_DAYS * 24) {
       return { kind: 'usage', command: this.deps.command, message: `The range "${range}" must be between 1h and ${MAX_RANGE_DAYS}d.` };
     }
-    const end = new Date();
+    // Whole seconds, so "7d" stays one 7-day window on the wire.
+    const end = ceilToSecond(new Date());
     const start = new Date(end.getTime() - hours * 3_600_000);
     const events = await this.orDenied(this.deps.platform.ranges.events({ assetId: item.id, startTime: start, endTime: end }), item.id, 'eventHistory');
     if ('denied' in events) return { kind: 'events', asset, range, events: [], denied: events.denied };

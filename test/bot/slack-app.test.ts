@@ -37,6 +37,8 @@ beforeAll(async () => {
   const platform = createPlatformClient({ baseUrl: info.baseUrl, authUrl: info.authUrl, tenantId: info.tenantId, apiScopeId: info.apiScopeId, apiKey: vendor.apiKey, apiSecret: vendor.apiSecret }, logger);
   const config = parseConfig({ source: { kind: 'poll', pollIntervalSeconds: 3600 }, stateFile: state.file });
   bot = await startBot({ config, platform, sink: new SlackNoticeSink(createAlertClient(botToken, slack.apiUrl), config.timeZone), logger });
+  // Its first poll pass over, so the platform requests a test sees are the command's own.
+  await bot.poll?.pollOnce();
   url = await startApp(config);
   restrictedUrl = await startApp(parseConfig({ ...config, allow: { users: ['U0BOB'], channels: [] } }));
 });
@@ -78,6 +80,18 @@ test('a signed /drive status is acknowledged at once and answered ephemerally wi
   expect(json).toContain('Open events');
   expect(json).toContain('Latest data');
   expect(slack.problems).toEqual([]);
+});
+
+test('/drive events 7d reads one 7-day window up to now, so a fault of this very second is listed', async () => {
+  const drive = anyDrive((a) => a.level !== 'expired');
+  sim.requests.clear();
+  const raised = sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
+  await command(`events ${drive.id} 7d`, 'events-7d');
+  const answer = await responseTo('events-7d');
+  expect(JSON.stringify(answer.blocks)).toContain(String(raised.content));
+  const calls = sim.requests.api('E14');
+  expect(calls).toHaveLength(1);
+  expect(Date.parse(calls[0].query.endTime) - Date.parse(calls[0].query.startTime)).toBe(7 * 86_400_000);
 });
 
 test('--channel posts the answer for everyone; an unknown asset gets suggestions', async () => {

@@ -84,10 +84,15 @@ describe('client.ranges.events', () => {
     const raised = h.sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
     const now = new Date(h.sim.clock.now() + 1);
     expect(Math.floor(now.getTime() / 1000)).toBe(Math.floor(Date.parse(String(raised.eventDateTime)) / 1000));
-    const events = await client.ranges.events({ assetId: drive.id, startTime: new Date(now.getTime() - DAY), endTime: now });
+    const start = new Date(now.getTime() - DAY);
+    const events = await client.ranges.events({ assetId: drive.id, startTime: start, endTime: now });
     expect(events.map((e) => e.id)).toContain(raised.id);
-    const [call] = h.sim.requests.api('E14');
-    expect(call.query.endTime).toBe(new Date(Math.ceil(now.getTime() / 1000) * 1000).toISOString().replace('.000', ''));
+    const calls = h.sim.requests.api('E14');
+    expect(calls).toHaveLength(1);
+    expect(Date.parse(calls[0].query.endTime)).toBe(Math.ceil(now.getTime() / 1000) * 1000);
+    // The windows the client reports are the ones it sends.
+    const [window] = client.ranges.windows('events', start, now);
+    expect([window.start.getTime(), window.end.getTime()]).toEqual([Date.parse(calls[0].query.startTime), Date.parse(calls[0].query.endTime)]);
   });
 
   test('clip: true starts at the earliest instant a Basic asset allows', async () => {
