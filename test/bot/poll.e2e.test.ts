@@ -7,7 +7,7 @@ import { SlackApiServer } from './slack-server';
 // The REST polling source (config `source.kind: poll`), for platforms or organizations without
 // a data-subscription user: the same alerts, found by E14 and E19 instead of pushed.
 const botToken = fakeSlackToken('b');
-const { logger } = capturingLogger();
+const { logger, lines } = capturingLogger();
 const state = tempStateFile();
 let sim: Simulator;
 let slack: SlackApiServer;
@@ -59,4 +59,23 @@ test('CBM by polling: Red is posted once per change, Good replies in the same th
   await poll(true);
   const reply = await waitFor('the recovery reply', () => slack.posts().find((m) => m.threadTs === posted[0].ts));
   expect(reply.text).toContain('back to Good (was Red)');
+});
+
+test('a pass skips PowerTrains, rests expired assets, and still moves its watermark', async () => {
+  await poll();
+  const mark = bot.store.getWatermark('poll.events');
+  sim.requests.clear();
+  lines.length = 0;
+  await poll();
+  const powerTrains = new Set(sim.fleet.assets().filter((a) => a.assetType === 'PowerTrain').map((a) => a.id));
+  const expired = new Set(sim.fleet.assets().filter((a) => a.level === 'expired').map((a) => a.id));
+  expect(powerTrains.size).toBeGreaterThan(0);
+  expect(expired.size).toBeGreaterThan(0);
+  const calls = sim.requests.api('E14');
+  expect(calls.length).toBeGreaterThan(0);
+  const assetOf = (path: string) => Number(/assetdata\/(\d+)\/event/.exec(path)?.[1]);
+  expect(calls.filter((c) => powerTrains.has(assetOf(c.path)) || expired.has(assetOf(c.path)))).toEqual([]);
+  expect(calls.every((c) => c.status === 200)).toBe(true);
+  expect(lines.filter((l) => l.includes('poll: events of asset'))).toEqual([]);
+  expect(Date.parse(bot.store.getWatermark('poll.events') ?? '')).toBeGreaterThan(Date.parse(mark ?? ''));
 });

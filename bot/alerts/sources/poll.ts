@@ -12,6 +12,12 @@ const CBM_WATERMARK = 'poll.cbm';
 /** Events can reach the platform a little after their time: each pass overlaps the last. */
 const OVERLAP_MS = 5 * 60_000;
 const MAX_BACK_MS = 7 * 86_400_000;
+/**
+ * Answers that say an asset has nothing to give for now (not a failed read): the asset rests,
+ * and the pass still counts as complete. Expired subscription: an hour (it may be renewed);
+ * a level without the function (Entry and Basic have no CBM): a day.
+ */
+const REST_MS: Partial<Record<number, number>> = { 102205: 3_600_000, 102403: 86_400_000 };
 
 export interface PollSource {
   /**
@@ -24,7 +30,7 @@ export interface PollSource {
 
 /**
  * Alerts by REST polling (E14 per asset, E19 for CBM). The watermark moves only when a pass
- * read every asset, so an asset that failed is read again from the same point next time; the
+ * read every asset that can answer, so an asset that failed is read again from the same point next time; the
  * engine's state makes the overlap harmless.
  */
 export function startPollSource(deps: {
@@ -37,7 +43,14 @@ export function startPollSource(deps: {
 }): PollSource {
   const { engine, platform, directory, store, config, logger } = deps;
   const limiter = new Limiter(config.source.concurrency);
-  const noCbm = new Map<number, number>();
+  const resting = new Map<string, number>();
+  const isResting = (what: 'events' | 'cbm', assetId: number, now: number) => (resting.get(`${what}:${assetId}`) ?? 0) > now;
+  /** True when the error only says "not now" (the asset then rests); false for a real failure. */
+  const rest = (what: 'events' | 'cbm', assetId: number, now: number, error: unknown): boolean => {
+    const ms = error instanceof DriveMonitoringApiError ? REST_MS[error.code] : undefined;
+    if (ms !== undefined) resting.set(`${what}:${assetId}`, now + ms);
+    return ms !== undefined;
+  };
   let running: Promise<void> | undefined;
   let closed = false;
 
@@ -53,8 +66,10 @@ export function startPollSource(deps: {
       openSince.set(alert.asset.id, Math.min(openSince.get(alert.asset.id) ?? t, t));
     }
     let failures = 0;
+    // A PowerTrain has no events of its own (the API refuses it); its drive and motor are listed too.
+    const assets = directory.all().filter((a) => a.assetType !== 'PowerTrain' && !isResting('events', a.id, now));
     await Promise.all(
-      directory.all().map((asset) =>
+      assets.map((asset) =>
         limiter.run(async () => {
           if (closed) return;
           const start = Math.max(now - MAX_BACK_MS, Math.min(from, openSince.get(asset.id) ?? from));
@@ -63,6 +78,7 @@ export function startPollSource(deps: {
             events.sort((a, b) => String(a.eventDateTime).localeCompare(String(b.eventDateTime)));
             for (const event of events) await engine.observeEvent(asset.id, event);
           } catch (error) {
+            if (rest('events', asset.id, now, error)) return;
             failures++;
             logger.warn(`poll: events of asset ${asset.id} not read (${errorText(error)}); read again next pass`);
           }
@@ -79,7 +95,7 @@ export function startPollSource(deps: {
     await Promise.all(
       directory
         .all()
-        .filter((a) => a.assetType === 'Drive' && (noCbm.get(a.id) ?? 0) < now)
+        .filter((a) => a.assetType === 'Drive' && !isResting('cbm', a.id, now))
         .map((asset) =>
           limiter.run(async () => {
             if (closed) return;
@@ -87,9 +103,7 @@ export function startPollSource(deps: {
               const units = await platform.assetData.getCbm({ assetId: asset.id });
               if (units.length > 0) await engine.observeCbm(asset.id, units);
             } catch (error) {
-              // Entry and Basic assets have no CBM (102403): ask again tomorrow, not every pass.
-              if (error instanceof DriveMonitoringApiError && error.code === 102403) noCbm.set(asset.id, now + 86_400_000);
-              else logger.warn(`poll: CBM of asset ${asset.id} not read (${errorText(error)})`);
+              if (!rest('cbm', asset.id, now, error)) logger.warn(`poll: CBM of asset ${asset.id} not read (${errorText(error)})`);
             }
           }),
         ),
