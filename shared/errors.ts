@@ -55,6 +55,16 @@ export class DriveMonitoringApiError extends DriveMonitoringError {
   }
 }
 
+/**
+ * Why an asset cannot answer at its subscription standing: `expired` (102205) or `levelDenied`
+ * (102403, the level lacks the function or that much history); undefined for any other error.
+ * A read over a whole fleet leaves such an asset out instead of failing on it.
+ */
+export function assetStandingRefusal(error: unknown): 'expired' | 'levelDenied' | undefined {
+  if (!(error instanceof DriveMonitoringApiError)) return undefined;
+  return error.code === 102205 ? 'expired' : error.code === 102403 ? 'levelDenied' : undefined;
+}
+
 /** Input refused before any request was sent: which field, which value, which rule. */
 export class ValidationError extends DriveMonitoringError {
   readonly field: string;

@@ -17,6 +17,7 @@ export {
   TransportError,
   AuthError,
   DownloadError,
+  assetStandingRefusal,
   type AuthRefusal,
   type EndpointRef,
 } from './errors';

@@ -1,4 +1,4 @@
-import { DriveMonitoringApiError } from '../../shared/errors';
+import { assetStandingRefusal } from '../../shared/errors';
 import { Limiter } from '../../shared/core/limiter';
 import { explainLevelDenial, toLevel } from '../../shared/levels';
 import { ceilToSecond } from '../../shared/time';
@@ -11,7 +11,6 @@ import type { AssetListItem, DrivePlatform } from '../platform/types';
 import type { StateStore } from '../state/store';
 import type { CbmSection, CommandResult } from './model';
 
-const LEVEL_DENIED = 102403;
 const RANGE = /^(\d{1,4})(h|d)$/i;
 const MAX_RANGE_DAYS = 365;
 
@@ -39,7 +38,7 @@ function listRef(a: AssetListItem): AssetRef {
 }
 
 function isLevelDenied(error: unknown): boolean {
-  return error instanceof DriveMonitoringApiError && error.code === LEVEL_DENIED;
+  return assetStandingRefusal(error) === 'levelDenied';
 }
 
 /**

@@ -1,13 +1,12 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { createClient, DriveMonitoringApiError, type DriveMonitoringClient } from '../../shared';
+import { assetStandingRefusal, createClient, DriveMonitoringApiError, type DriveMonitoringClient } from '../../shared';
 import { apiCredentialsOf } from '../DriveMonitoring/transport/credentials';
 import { n8nTransport } from '../DriveMonitoring/transport/n8nTransport';
 import { parseIdList, passesFilters, toItem, type TriggerFilters, type TriggerMessage } from './items';
 import { readFilters } from './push';
 
 const API_CREDENTIAL_TYPE = 'driveMonitoringApi';
-const LEVEL_DENIED = 102403;
 const MINUTE = 60_000;
 /** Least look-back whatever the margin: API times are whole seconds and clocks differ a little. */
 const MIN_OVERLAP_MS = MINUTE;
@@ -114,7 +113,10 @@ async function assetsInScope(this: IPollFunctions, client: DriveMonitoringClient
 	return [...new Set(ids)];
 }
 
-/** Runs `fn` for each asset; an asset whose level forbids the function (102403) is left out. */
+/**
+ * Runs `fn` for each asset; an asset refused for its standing (expired subscription, or a level
+ * without the function) is left out, so one such asset does not fail the poll of a whole fleet.
+ */
 async function perAsset<T>(run: PollRun, fn: (assetId: number) => Promise<T>): Promise<Array<[number, T]>> {
 	const results = await Promise.all(
 		run.assetIds.map(
@@ -122,7 +124,7 @@ async function perAsset<T>(run: PollRun, fn: (assetId: number) => Promise<T>): P
 				await fn(assetId).then(
 					(value): [number, T] => [assetId, value],
 					(error: unknown) =>
-						error instanceof DriveMonitoringApiError && error.code === LEVEL_DENIED ? undefined : Promise.reject(error),
+						assetStandingRefusal(error) ? undefined : Promise.reject(error),
 				),
 		),
 	);

@@ -119,3 +119,16 @@ test('poll mode emits each new event exactly once across consecutive polls, wind
   }
   expect([...emitted].sort((x, y) => x - y)).toEqual([...raised].sort((x, y) => x - y));
 });
+
+test('poll mode over a whole organization leaves out an expired asset instead of failing the poll', async () => {
+  const expired = fx.sim.fleet.assets().filter((a) => a.orgId === fx.euOrgId && a.level === 'expired');
+  expect(expired.length).toBeGreaterThan(0);
+  const poll = poller(fx.engine, { mode: 'poll', watch: ['events'], scope: 'organization', orgId: fx.euOrgId, options: { lateMarginMinutes: 0 } } as never, API);
+  expect(await poll()).toEqual([]);
+  const fault = fx.sim.control.raiseEvent(driveId, { eventType: 'Fault' });
+  const items = await poll();
+  expect(items.map((i) => i.json.id)).toEqual([fault.id]);
+  const refused = fx.sim.requests.api('E14').filter((c) => expired.some((a) => c.path.endsWith(`/assetdata/${a.id}/event`)));
+  expect(refused.length).toBeGreaterThan(0);
+  expect(refused.every((c) => c.status === 400)).toBe(true);
+});

@@ -1,5 +1,5 @@
 import { Limiter } from '../../../shared/core/limiter';
-import { DriveMonitoringApiError } from '../../../shared/errors';
+import { assetStandingRefusal } from '../../../shared/errors';
 import type { BotConfig } from '../../config/schema';
 import { type BotLogger, errorText } from '../../log';
 import type { AssetDirectory } from '../../platform/directory';
@@ -13,11 +13,11 @@ const CBM_WATERMARK = 'poll.cbm';
 const OVERLAP_MS = 5 * 60_000;
 const MAX_BACK_MS = 7 * 86_400_000;
 /**
- * Answers that say an asset has nothing to give for now (not a failed read): the asset rests,
+ * An asset refused for its standing has nothing to give for now (not a failed read): it rests,
  * and the pass still counts as complete. Expired subscription: an hour (it may be renewed);
  * a level without the function (Entry and Basic have no CBM): a day.
  */
-const REST_MS: Partial<Record<number, number>> = { 102205: 3_600_000, 102403: 86_400_000 };
+const REST_MS = { expired: 3_600_000, levelDenied: 86_400_000 } as const;
 
 export interface PollSource {
   /**
@@ -47,9 +47,9 @@ export function startPollSource(deps: {
   const isResting = (what: 'events' | 'cbm', assetId: number, now: number) => (resting.get(`${what}:${assetId}`) ?? 0) > now;
   /** True when the error only says "not now" (the asset then rests); false for a real failure. */
   const rest = (what: 'events' | 'cbm', assetId: number, now: number, error: unknown): boolean => {
-    const ms = error instanceof DriveMonitoringApiError ? REST_MS[error.code] : undefined;
-    if (ms !== undefined) resting.set(`${what}:${assetId}`, now + ms);
-    return ms !== undefined;
+    const refusal = assetStandingRefusal(error);
+    if (refusal) resting.set(`${what}:${assetId}`, now + REST_MS[refusal]);
+    return refusal !== undefined;
   };
   let running: Promise<void> | undefined;
   let closed = false;
