@@ -5,6 +5,8 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023' }, module: { type: 'commonjs' } }] },
   testTimeout: 60000,
+  // The core's and the node's tests fail on any process warning (issue 13).
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/no-process-warnings.ts'],
   maxWorkers: 2,
   // A test file that leaves a socket or timer open is a bug: fail loudly instead of hanging CI.
   detectOpenHandles: false,

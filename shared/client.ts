@@ -16,11 +16,17 @@ import { TransportError, UnexpectedResponseError, ValidationError } from './erro
 import { filesApi } from './files';
 import { levelOfSubscriptions, rangesApi } from './ranges';
 import { REDACTED, registerSecret } from './redact';
+import type { Level } from './spec';
 import type { Transport } from './transport/types';
 import { createUndiciTransport } from './transport/undici';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Total deadline of one call, retries and backoff included (assumption C12). */
+export const DEFAULT_DEADLINE_MS = 90_000;
+/** How long an asset's level read for a 102403 explanation (or `level: 'auto'`) is reused. */
+const LEVEL_CACHE_MS = 5 * 60_000;
+const LEVEL_CACHE_SIZE = 1000;
 
 export interface ClientOptions extends Partial<ApiCredentials> {
   /** The platform's base address ({base_url}); `/devcenter/extapi/v1` is appended. */
@@ -39,6 +45,11 @@ export interface ClientOptions extends Partial<ApiCredentials> {
   retry?: RetryOptions | false;
   /** Per-attempt deadline in milliseconds. Default 30 s. */
   timeoutMs?: number;
+  /**
+   * Deadline of one whole call in milliseconds, retries and backoff included; a call past it
+   * fails with TransportError reason DEADLINE. Default 90 s; false for none.
+   */
+  deadlineMs?: number | false;
   logger?: Logger;
   /** Cancels every request and wait of this client. */
   signal?: AbortSignal;
@@ -107,6 +118,10 @@ export function createClient(options: ClientOptions) {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new ValidationError({ field: 'concurrency', value: options.concurrency, rule: 'must be a positive integer' });
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(typeof timeoutMs === 'number' && timeoutMs > 0)) throw new ValidationError({ field: 'timeoutMs', value: options.timeoutMs, rule: 'must be a positive number of milliseconds' });
+  const deadlineMs = options.deadlineMs === false ? undefined : (options.deadlineMs ?? Math.max(DEFAULT_DEADLINE_MS, timeoutMs));
+  if (deadlineMs !== undefined && !(typeof deadlineMs === 'number' && deadlineMs > 0)) {
+    throw new ValidationError({ field: 'deadlineMs', value: options.deadlineMs, rule: 'must be a positive number of milliseconds, or false for none' });
+  }
   const retry = retryPolicy(options.retry);
   const ownTransport = options.transport
     ? undefined
@@ -130,8 +145,20 @@ export function createClient(options: ClientOptions) {
   }
 
   const limiter = new Limiter(concurrency);
-  const common = { baseUrl, limiter, retry, timeoutMs, logger, signal: options.signal };
-  const core = new ApiCore({ ...common, transport: options.authenticatedTransport ?? plainTransport, auth });
+  const levels = new Map<number, { at: number; level: Promise<Level | undefined> }>();
+  // One E9 call per asset and few minutes, shared by `level: 'auto'` and 102403 explanations.
+  const levelOf = (assetId: number, signal?: AbortSignal): Promise<Level | undefined> => {
+    const now = Date.now();
+    const cached = levels.get(assetId);
+    if (cached && now - cached.at < LEVEL_CACHE_MS) return cached.level;
+    if (levels.size >= LEVEL_CACHE_SIZE) levels.delete(levels.keys().next().value!);
+    const level = assets.listSubscriptions({ assetId }, { signal }).then(levelOfSubscriptions);
+    level.catch(() => levels.delete(assetId));
+    levels.set(assetId, { at: now, level });
+    return level;
+  };
+  const common = { baseUrl, limiter, retry, timeoutMs, deadlineMs, logger, signal: options.signal };
+  const core = new ApiCore({ ...common, transport: options.authenticatedTransport ?? plainTransport, auth, levelOf });
   // Temporary links must not carry the bearer token that an authenticated transport adds.
   const downloadCore = options.authenticatedTransport ? new ApiCore({ ...common, transport: plainTransport }) : core;
   const ctx = new EndpointContext(core);
@@ -147,7 +174,7 @@ export function createClient(options: ClientOptions) {
     ranges: rangesApi(assetData, {
       concurrency,
       now: options.now ?? Date.now,
-      levelOf: async (assetId, requestOptions) => levelOfSubscriptions(await assets.listSubscriptions({ assetId }, requestOptions)),
+      levelOf: async (assetId, requestOptions) => await levelOf(assetId, requestOptions?.signal),
       logger,
     }),
     files: filesApi(downloadCore),

@@ -1,7 +1,11 @@
 // Every failure the core reports is one of these classes. Messages and serialized forms are
 // redacted (shared/redact), so an error can be logged or shown in n8n/Slack as it is.
-import { ENDPOINTS, type EndpointId, errorMeaning } from './spec';
+import { CHECK_BEFORE_REPEATING, CODE_INFO, codeInfo, type ErrorKind } from './errorCatalog';
+import { ENDPOINT_FEATURE, explainLevelDenial, levelsAllowing } from './levels';
+import { ENDPOINTS, type EndpointId, errorMeaning, type Level } from './spec';
 import { redact, redactValue } from './redact';
+
+export type { ErrorKind } from './errorCatalog';
 
 export interface EndpointRef {
   id: EndpointId;
@@ -12,15 +16,18 @@ export function endpointRef(id: EndpointId): EndpointRef {
   return { id, name: ENDPOINTS[id].name };
 }
 
-function describeEndpoint(endpoint: EndpointRef | undefined): string {
-  return endpoint ? `${endpoint.id} ${endpoint.name}` : 'HTTP request';
-}
-
-/** Base class: a redacted message, and a JSON form without secrets. */
+/** Base class: a redacted message, a `kind`, a `hint` saying what to do, and a JSON form without secrets. */
 export class DriveMonitoringError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** Which kind of failure (the class group): not found, forbidden, subscription, conflict, ... */
+  readonly kind: ErrorKind;
+  /** What to do next, in words for the person reading (no endpoint numbers). */
+  readonly hint: string;
+
+  constructor(message: string, options?: { cause?: unknown; kind?: ErrorKind; hint?: string }) {
     super(redact(message), options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
+    this.kind = options?.kind ?? 'unexpectedAnswer';
+    this.hint = redact(options?.hint ?? '');
   }
 
   toJSON(): Record<string, unknown> {
@@ -32,27 +39,105 @@ export class DriveMonitoringError extends Error {
   }
 }
 
-/** The platform answered `success: false` (or HTTP 401): the spec's code and its meaning. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return trimmed === '' || /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/** "Summary. Hint" as one message. */
+function withHint(summary: string, hint: string | undefined): string {
+  return [sentence(summary), hint ? sentence(hint) : ''].filter(Boolean).join(' ');
+}
+
+interface ApiErrorArgs {
+  code: number;
+  httpStatus: number;
+  endpoint: EndpointRef;
+  apiMessage: string | null;
+  /** Replaces the code's hint (e.g. a 102403 that knows the asset's level). */
+  hint?: string;
+}
+
+/**
+ * The platform answered `success: false` (or HTTP 401): the spec's code, what it means for the
+ * reader, and what to do. Subclasses group the codes; `apiErrorOf` picks the class of a code.
+ */
 export class DriveMonitoringApiError extends DriveMonitoringError {
   readonly code: number;
   /** The meaning of `code` in the spec's error table (or our reading of it for codes outside). */
   readonly meaning: string;
+  /** What went wrong, in plain words (the first sentence of the message). */
+  readonly summary: string;
   readonly httpStatus: number;
+  /** Which call failed (kept as a field: endpoint numbers stay out of the message). */
   readonly endpoint: EndpointRef;
   /** The API's own `message`, as sent (redacted). */
   readonly apiMessage: string | null;
 
-  constructor(args: { code: number; httpStatus: number; endpoint: EndpointRef; apiMessage: string | null; hint?: string }) {
+  constructor(args: ApiErrorArgs) {
     const meaning = errorMeaning(args.code) ?? (args.httpStatus === 401 ? 'access token missing, expired or refused' : 'unknown error code');
-    const api = args.apiMessage ? ` (API message: ${args.apiMessage})` : '';
-    const hint = args.hint ? ` ${args.hint}` : '';
-    super(`${describeEndpoint(args.endpoint)} failed with code ${args.code}, ${meaning}, HTTP ${args.httpStatus}${api}.${hint}`);
+    const info = codeInfo(args.code, args.endpoint.id) ?? {
+      kind: 'unexpectedAnswer' as const,
+      summary: `The platform refused the request with code ${args.code}, which the specification does not list`,
+      hint: 'The platform\'s own words are in the details; if they do not explain it, ask the platform operator about this code.',
+    };
+    const hint = args.hint ?? info.hint;
+    super(withHint(info.summary, hint), { kind: info.kind, hint });
     this.code = args.code;
     this.meaning = meaning;
+    this.summary = info.summary;
     this.httpStatus = args.httpStatus;
     this.endpoint = args.endpoint;
     this.apiMessage = args.apiMessage === null ? null : redact(args.apiMessage);
   }
+}
+
+/** Something the call names does not exist: organization, asset, group, plant, code, user, report. */
+export class NotFoundError extends DriveMonitoringApiError {}
+/** The credentials' organization may not act on the target (it belongs to someone else). */
+export class ForbiddenError extends DriveMonitoringApiError {}
+/** The asset's subscription or a subscription code stands in the way (expired, level, type). */
+export class SubscriptionError extends DriveMonitoringApiError {}
+/** The thing to create or bind already exists or was already used. */
+export class ConflictError extends DriveMonitoringApiError {}
+/** The platform refused a value the core could not check beforehand. */
+export class InvalidInputError extends DriveMonitoringApiError {}
+/** The platform refused the access token even after a fresh one (HTTP 401). */
+export class AuthenticationError extends DriveMonitoringApiError {}
+
+/** 102403: the level held (when it could be read) and the levels that allow the function. */
+export class LevelDeniedError extends SubscriptionError {
+  /** The asset's level, read from its subscriptions (one call, cached), when it could be known. */
+  readonly levelHeld?: Level;
+  /** The levels that allow the function (or the longest history) the call needed. */
+  readonly levelsNeeded: Level[];
+
+  constructor(args: ApiErrorArgs & { levelHeld?: Level }) {
+    const feature = ENDPOINT_FEATURE[args.endpoint.id];
+    const explanation = feature ? explainLevelDenial(feature, args.levelHeld) : undefined;
+    // explainLevelDenial names the level itself when it knows it.
+    const held = args.levelHeld && !explanation ? ` This asset is ${args.levelHeld}.` : '';
+    super({ ...args, hint: args.hint ?? (explanation ? `${explanation}${held} ${CODE_INFO[102403].hint}` : `${CODE_INFO[102403].hint}${held}`) });
+    this.levelHeld = args.levelHeld;
+    this.levelsNeeded = feature ? levelsAllowing(feature) : [];
+  }
+}
+
+const CLASS_OF_KIND: Partial<Record<ErrorKind, new (args: ApiErrorArgs) => DriveMonitoringApiError>> = {
+  notFound: NotFoundError,
+  forbidden: ForbiddenError,
+  subscription: SubscriptionError,
+  conflict: ConflictError,
+  invalidInput: InvalidInputError,
+  authentication: AuthenticationError,
+};
+
+/** The error of a refused call, as the class its code belongs to. */
+export function apiErrorOf(args: ApiErrorArgs & { levelHeld?: Level }): DriveMonitoringApiError {
+  if (args.code === 102403) return new LevelDeniedError(args);
+  const kind = codeInfo(args.code, args.endpoint.id)?.kind;
+  const ErrorClass = (kind && CLASS_OF_KIND[kind]) ?? DriveMonitoringApiError;
+  return new ErrorClass(args);
 }
 
 /**
@@ -73,8 +158,10 @@ export class ValidationError extends DriveMonitoringError {
   readonly endpoint?: EndpointRef;
 
   constructor(args: { field: string; value: unknown; rule: string; endpoint?: EndpointRef }) {
-    const where = args.endpoint ? ` (${describeEndpoint(args.endpoint)})` : '';
-    super(`Invalid ${args.field}${where}: ${showValue(args.value)}; ${args.rule}.`);
+    super(`Invalid ${args.field}: ${showValue(args.value)}; ${args.rule}.`, {
+      kind: 'invalidInput',
+      hint: `Nothing was sent to the platform: correct ${args.field} and run again.`,
+    });
     this.field = args.field;
     this.value = args.value instanceof Date ? args.value.toISOString() : args.value;
     this.rule = args.rule;
@@ -89,13 +176,42 @@ export class UnexpectedResponseError extends DriveMonitoringError {
   readonly endpoint?: EndpointRef;
   readonly contentType?: string;
 
-  constructor(args: { httpStatus: number; body: string; problem: string; endpoint?: EndpointRef; contentType?: string }) {
+  constructor(args: { httpStatus: number; body: string; problem: string; endpoint?: EndpointRef; contentType?: string; kind?: ErrorKind; hint?: string }) {
     const excerpt = excerptOf(args.body);
-    super(`${describeEndpoint(args.endpoint)}: unexpected answer (HTTP ${args.httpStatus}): ${args.problem}${excerpt ? `: ${excerpt}` : ''}`);
+    const unavailable = args.httpStatus >= 500 || args.httpStatus === 408;
+    super(`The platform sent an unexpected answer (HTTP ${args.httpStatus}): ${args.problem}${excerpt ? `: ${excerpt}` : ''}`, {
+      kind: args.kind ?? (unavailable ? 'unavailable' : 'unexpectedAnswer'),
+      hint:
+        args.hint ??
+        (unavailable
+          ? 'The platform or a gateway in front of it is failing; the call was retried. Try again in a few minutes.'
+          : 'Check the Base URL of the credentials (the platform address, without /devcenter/extapi/v1); if it is right, report the answer in the details to the platform operator.'),
+    });
     this.httpStatus = args.httpStatus;
     this.excerpt = redact(excerpt);
     this.endpoint = args.endpoint;
     this.contentType = args.contentType;
+  }
+}
+
+/** The platform answered 429 until the retries were used up. */
+export class RateLimitedError extends UnexpectedResponseError {
+  /** The wait the platform asked for on its last answer, when it said. */
+  readonly retryAfterMs?: number;
+
+  constructor(args: { body: string; endpoint?: EndpointRef; contentType?: string; retryAfterMs?: number }) {
+    super({
+      httpStatus: 429,
+      body: args.body,
+      endpoint: args.endpoint,
+      contentType: args.contentType,
+      problem: 'rate limited (HTTP 429) and the retries are used up',
+      kind: 'rateLimited',
+      hint: `Slow down: lower the concurrency (or the number of items at once)${
+        args.retryAfterMs !== undefined ? `, and wait at least ${Math.ceil(args.retryAfterMs / 1000)} s` : ''
+      } before trying again.`,
+    });
+    this.retryAfterMs = args.retryAfterMs;
   }
 }
 
@@ -106,27 +222,53 @@ export class ResponseShapeError extends UnexpectedResponseError {
   readonly issues: string[];
 
   constructor(args: { httpStatus: number; endpoint: EndpointRef; path: string; issues: string[]; reason: string }) {
-    super({ httpStatus: args.httpStatus, endpoint: args.endpoint, body: '', problem: `payload field ${args.path} does not fit the spec: ${args.reason}` });
+    super({
+      httpStatus: args.httpStatus,
+      endpoint: args.endpoint,
+      body: '',
+      problem: `payload field ${args.path} does not fit the spec: ${args.reason}`,
+      hint: 'The platform answered in a form the specification does not describe; report the field in the details to the platform operator.',
+    });
     this.path = args.path;
     this.issues = args.issues;
   }
 }
 
+const REASON_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  ENOTFOUND: 'the host name is not known',
+  EAI_AGAIN: 'the host name could not be looked up',
+  TIMEOUT: 'no answer came in time',
+  DEADLINE: 'the call ran past its total deadline',
+  ABORTED: 'the call was cancelled',
+};
+
 /** The request did not complete: connection refused or reset, DNS, timeout, abort. */
 export class TransportError extends DriveMonitoringError {
-  /** A short machine-readable reason: ECONNREFUSED, ECONNRESET, TIMEOUT, ABORTED, ... */
+  /** A short machine-readable reason: ECONNREFUSED, ECONNRESET, TIMEOUT, DEADLINE, ABORTED, ... */
   readonly reason: string;
   readonly detail: string;
   readonly endpoint?: EndpointRef;
   /** True when the request provably never reached the server (safe to repeat even for a create). */
   readonly notSent: boolean;
+  /** True when the platform may have carried out a change before the answer was lost (a create is never repeated). */
+  readonly mayHaveSucceeded: boolean;
 
-  constructor(args: { reason: string; detail: string; endpoint?: EndpointRef; notSent?: boolean; cause?: unknown }) {
-    super(`${describeEndpoint(args.endpoint)}: request failed (${args.reason}): ${args.detail}`, { cause: args.cause });
+  constructor(args: { reason: string; detail: string; endpoint?: EndpointRef; notSent?: boolean; cause?: unknown; mayHaveSucceeded?: boolean }) {
+    const check = args.mayHaveSucceeded && args.endpoint ? CHECK_BEFORE_REPEATING[args.endpoint.id] : undefined;
+    const what = REASON_WORDS[args.reason] ?? `the request failed (${args.reason})`;
+    const hint = args.mayHaveSucceeded
+      ? `The platform may have carried it out before the answer was lost, so it was not repeated: ${check ?? 'check the result before repeating it'}.`
+      : args.reason === 'ABORTED'
+        ? 'The call was cancelled before it finished; run it again when needed.'
+        : 'Check the Base URL and the network between here and the platform, then try again.';
+    super(`The platform could not be reached: ${what} (${args.reason}): ${args.detail}`, { cause: args.cause, kind: 'unavailable', hint });
     this.reason = args.reason;
     this.detail = redact(args.detail);
     this.endpoint = args.endpoint;
     this.notSent = args.notSent ?? false;
+    this.mayHaveSucceeded = args.mayHaveSucceeded ?? false;
   }
 }
 
@@ -140,9 +282,13 @@ export class AuthError extends DriveMonitoringError {
   readonly oauthError: string | null;
   readonly oauthDescription: string | null;
 
-  constructor(args: { refused: AuthRefusal; httpStatus: number; oauthError: string | null; oauthDescription: string | null; explanation: string }) {
-    const detail = args.oauthError ? ` (${args.oauthError}${args.oauthDescription ? `: ${args.oauthDescription}` : ''})` : '';
-    super(`Authentication failed: ${args.explanation}${detail}.`);
+  constructor(args: { refused: AuthRefusal; httpStatus: number; oauthError: string | null; oauthDescription: string | null; explanation: string; hint?: string }) {
+    // The token server's own text (it echoes the API key and carries trace ids) stays out of the
+    // message: it is kept, scrubbed, in oauthDescription for the details.
+    super(`Authentication failed: ${args.explanation}.`, {
+      kind: 'authentication',
+      hint: args.hint ?? 'Check the Drive Monitoring API credentials: the credential test says which field is refused.',
+    });
     this.refused = args.refused;
     this.httpStatus = args.httpStatus;
     this.oauthError = args.oauthError;
@@ -183,9 +329,14 @@ export class DownloadError extends DriveMonitoringError {
     const linkRefused = args.httpStatus === 403 || args.httpStatus === 410;
     const excerpt = excerptOf(args.body);
     const why = linkRefused
-      ? 'the temporary link has expired or was altered (links from E15 and E23 are valid 10 minutes; request a new one)'
+      ? 'the temporary link has expired or was altered'
       : 'the file could not be fetched';
-    super(`Download failed (HTTP ${args.httpStatus}): ${why}${excerpt ? `: ${excerpt}` : ''}`);
+    super(`Download failed (HTTP ${args.httpStatus}): ${why}${excerpt ? `: ${excerpt}` : ''}`, {
+      kind: linkRefused ? 'notFound' : 'unavailable',
+      hint: linkRefused
+        ? 'Links to event logger files and reports are valid 10 minutes: ask for the file again to get a new link.'
+        : 'Try again in a few minutes; if it keeps failing, ask for the file again to get a new link.',
+    });
     this.httpStatus = args.httpStatus;
     this.excerpt = excerpt;
     this.linkRefused = linkRefused;

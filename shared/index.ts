@@ -1,5 +1,5 @@
 // The public surface of the API core. Nodes and the bot import from here only.
-export { createClient, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, type ClientOptions, type DriveMonitoringClient } from './client';
+export { createClient, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, DEFAULT_DEADLINE_MS, type ClientOptions, type DriveMonitoringClient } from './client';
 export { fetchAccessToken, buildTokenRequest, parseTokenResponse, tokenUrl, type AccessToken, type ApiCredentials, type TokenRequest, type FetchAccessTokenOptions } from './auth/token';
 export { TokenCache, sharedTokenCache, credentialKey, type TokenCacheOptions } from './auth/cache';
 export type { Transport, TransportRequest, TransportResponse } from './transport/types';
@@ -21,6 +21,19 @@ export {
   type AuthRefusal,
   type EndpointRef,
 } from './errors';
+export {
+  NotFoundError,
+  ForbiddenError,
+  SubscriptionError,
+  LevelDeniedError,
+  ConflictError,
+  InvalidInputError,
+  AuthenticationError,
+  RateLimitedError,
+  apiErrorOf,
+  type ErrorKind,
+} from './errors';
+export { CODE_INFO, codeInfo, CHECK_BEFORE_REPEATING, type CodeInfo } from './errorCatalog';
 export { redact, redactValue, registerSecret, REDACTED } from './redact';
 export * from './time';
 export { splitWindows, mergeEvents, mergeTrendSignalData, checkHistory, levelOfSubscriptions, type RangeInput, type TrendRangeInput, type Window } from './ranges';

@@ -103,7 +103,9 @@ async function fetchWindows<T>(windows: Window[], limit: number, signal: AbortSi
     while (next < windows.length && !failure) {
       const index = next++;
       try {
-        results[index] = await fn(windows[index], combined);
+        // A signal per window: listeners the transport adds to it do not pile up on one shared
+        // signal (MaxListenersExceededWarning at 8 windows in flight).
+        results[index] = await fn(windows[index], AbortSignal.any([combined]));
       } catch (error) {
         failure ??= { error };
         controller.abort();

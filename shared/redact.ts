@@ -56,3 +56,20 @@ export function redactValue(value: unknown, depth = 0): unknown {
   }
   return out;
 }
+
+/**
+ * A token server's own error text for the details: the values it echoes from the request (the
+ * API key, the tenant) and its per-request trace, correlation and timestamp stamps masked. The
+ * OAuth error code (AADSTS...) and the sentence stay: they say what was refused.
+ */
+export function scrubTokenServerText(text: string, echoed: ReadonlyArray<string | undefined>): string {
+  let out = redact(text);
+  for (const value of echoed) {
+    if (typeof value === 'string' && value.length >= MIN_SECRET_LENGTH) out = out.split(value).join(REDACTED);
+  }
+  return out
+    .replace(/\b(Trace|Correlation) ID:\s*[0-9a-f-]{8,}/gi, `$1 ID: ${REDACTED}`)
+    .replace(/\bTimestamp:\s*[0-9][0-9:\- TZ.]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -2,7 +2,7 @@
 // {auth_url}/{tenant_id}/oauth2/v2.0/token. This is the one token function: the client's token
 // cache and the n8n credential's preAuthentication both call it.
 import { AuthError, UnexpectedResponseError, type AuthRefusal } from '../errors';
-import { registerSecret } from '../redact';
+import { registerSecret, scrubTokenServerText } from '../redact';
 import { headerValue, type Transport } from '../transport/types';
 import { defaultTransport } from '../transport/default';
 
@@ -102,16 +102,24 @@ function authErrorOf(status: number, json: Record<string, unknown>, credentials:
   const fromText = /AADSTS(\d+)/.exec(description ?? '');
   if (fromText) codes.push(Number(fromText[1]));
   const refused = classify(status, oauthError, codes, `${oauthError ?? ''} ${description ?? ''}`.toLowerCase());
-  const explanations: Record<AuthRefusal, string> = {
-    tenant: `the tenant id "${credentials.tenantId}" was refused; check the Tenant ID`,
-    clientId: 'the API key (client id) is not known to this tenant; check the API Key',
-    clientSecret: 'the API secret was refused for this API key; check the API Secret or regenerate it',
-    client: 'the API key or the API secret was refused; check both',
-    scope: `the scope "${credentials.apiScopeId}/.default" was refused; check the API Scope ID`,
-    grant: 'the token endpoint refused the client-credentials grant',
-    unknown: `the token endpoint answered HTTP ${status}`,
+  const explanations: Record<AuthRefusal, [string, string]> = {
+    tenant: [`the tenant id "${credentials.tenantId}" was refused`, 'check the Tenant ID'],
+    clientId: ['the API key (client id) is not known to this tenant', 'check the API Key'],
+    clientSecret: ['the API secret was refused for this API key', 'check the API Secret or regenerate it'],
+    client: ['the API key or the API secret was refused', 'check both'],
+    scope: [`the scope "${credentials.apiScopeId}/.default" was refused`, 'check the API Scope ID'],
+    grant: ['the token endpoint refused the client-credentials grant', 'check the Auth URL: it must lead to the OAuth 2.0 token service of the platform'],
+    unknown: [`the token endpoint answered HTTP ${status}`, 'check the Auth URL and the Tenant ID; the token service\'s words are in the details'],
   };
-  return new AuthError({ refused, httpStatus: status, oauthError, oauthDescription: description, explanation: explanations[refused] });
+  const [what, fix] = explanations[refused];
+  return new AuthError({
+    refused,
+    httpStatus: status,
+    oauthError,
+    oauthDescription: description === null ? null : scrubTokenServerText(description, [credentials.apiKey, credentials.apiSecret]),
+    explanation: `${what}; ${fix}`,
+    hint: `${fix.charAt(0).toUpperCase()}${fix.slice(1)} in the Drive Monitoring API credentials.`,
+  });
 }
 
 /** Entra ID (AADSTS) error codes first, then the OAuth error, then the wording. */

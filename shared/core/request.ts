@@ -3,22 +3,25 @@ import type { z } from 'zod/v4';
 import type { ApiCredentials, AccessToken } from '../auth/token';
 import type { TokenCache } from '../auth/cache';
 import {
-  DriveMonitoringApiError,
+  apiErrorOf,
+  AuthenticationError,
   endpointRef,
+  LevelDeniedError,
+  RateLimitedError,
   ResponseShapeError,
   TransportError,
   UnexpectedResponseError,
   type EndpointRef,
 } from '../errors';
-import { explainEndpointDenial } from '../levels';
+import { CHECK_BEFORE_REPEATING, CODE_INFO } from '../errorCatalog';
 import type { Envelope } from '../schemas/envelope';
-import { API_PREFIX, ENDPOINTS, UNAUTHORIZED_CODE, type EndpointId } from '../spec';
+import { API_PREFIX, ENDPOINTS, UNAUTHORIZED_CODE, type EndpointId, type Level } from '../spec';
 import { headerValue, type Transport, type TransportRequest, type TransportResponse } from '../transport/types';
 import { toTransportError } from '../transport/undici';
 import type { Limiter } from './limiter';
 import type { SafeLogger } from './logger';
 import { backoffDelay, isRetryableStatus, retryAfterMs, type RetryPolicy } from './retry';
-import { anySignal, sleep } from './wait';
+import { anySignal, deadlineSignal, sleep } from './wait';
 
 export interface TokenAuth {
   credentials: ApiCredentials;
@@ -35,6 +38,10 @@ export interface CoreConfig {
   retry: RetryPolicy;
   /** Per-attempt deadline. */
   timeoutMs: number;
+  /** Deadline of one whole call, retries and waits included (undefined: none). */
+  deadlineMs?: number;
+  /** The level an asset holds (E9, cached), to say it when a call is refused with 102403. */
+  levelOf?: (assetId: number, signal?: AbortSignal) => Promise<Level | undefined>;
   logger: SafeLogger;
   signal?: AbortSignal;
   random?: () => number;
@@ -91,6 +98,24 @@ export class ApiCore {
   constructor(readonly config: CoreConfig) {}
 
   async call<T>(options: CallOptions<T>): Promise<T> {
+    try {
+      return await this.callOnce(options);
+    } catch (error) {
+      throw await this.withLevelHeld(error, options);
+    }
+  }
+
+  /** A 102403 names the level the asset holds when it can be read (one E9 call, cached by the client). */
+  private async withLevelHeld(error: unknown, options: CallOptions<unknown>): Promise<unknown> {
+    if (!(error instanceof LevelDeniedError) || error.levelHeld !== undefined || !this.config.levelOf) return error;
+    const assetId = assetIdOf(options);
+    if (assetId === undefined) return error;
+    const level = await this.config.levelOf(assetId, options.signal).catch(() => undefined);
+    if (level === undefined) return error;
+    return new LevelDeniedError({ code: error.code, httpStatus: error.httpStatus, endpoint: error.endpoint, apiMessage: error.apiMessage, levelHeld: level });
+  }
+
+  private async callOnce<T>(options: CallOptions<T>): Promise<T> {
     const { response, ref, uncertainEarlier } = await this.send(options);
     const doneCode = ALREADY_DONE[options.endpoint];
     if (uncertainEarlier && doneCode !== undefined && response.status < 500) {
@@ -139,10 +164,38 @@ export class ApiCore {
     state?: { uncertainEarlier: boolean };
   }): Promise<TransportResponse> {
     const { config } = this;
+    const auth = request.authenticate ? config.auth : undefined;
+    const deadline = config.deadlineMs === undefined ? undefined : deadlineSignal(config.deadlineMs);
+    const signal = anySignal(config.signal, request.signal, deadline);
+    try {
+      return await this.attempts(request, signal, auth);
+    } catch (error) {
+      throw this.deadlineNamed(error, deadline, request);
+    }
+  }
+
+  /** A failure caused by the call's own deadline (not the caller's cancellation) says so. */
+  private deadlineNamed(error: unknown, deadline: AbortSignal | undefined, request: { ref?: EndpointRef; signal?: AbortSignal }): unknown {
+    const { config } = this;
+    if (!deadline?.aborted || config.signal?.aborted || request.signal?.aborted) return error;
+    if (!(error instanceof TransportError) || error.mayHaveSucceeded) return error;
+    return new TransportError({
+      reason: 'DEADLINE',
+      detail: `no final answer within ${Math.round(config.deadlineMs! / 1000)} s (the client's deadlineMs), retries included`,
+      endpoint: request.ref,
+      notSent: error.notSent,
+      cause: error,
+    });
+  }
+
+  private async attempts(
+    request: Parameters<ApiCore['exchange']>[0],
+    signal: AbortSignal | undefined,
+    auth: TokenAuth | undefined,
+  ): Promise<TransportResponse> {
+    const { config } = this;
     const { ref, method, url, body, idempotent } = request;
     const label = ref ? `${ref.id} ${method}` : `${method} download`;
-    const auth = request.authenticate ? config.auth : undefined;
-    const signal = anySignal(config.signal, request.signal);
     let reauthenticated = false;
 
     for (let attempt = 1; ; attempt++) {
@@ -162,7 +215,9 @@ export class ApiCore {
         );
       } catch (error) {
         const failure = error instanceof TransportError ? error : toTransportError(error, signal);
-        const transportError = new TransportError({ reason: failure.reason, detail: failure.detail, endpoint: ref, notSent: failure.notSent, cause: error });
+        // A change the platform may have made before the answer was lost is never repeated blindly.
+        const mayHaveSucceeded = !idempotent && !failure.notSent && failure.reason !== 'ABORTED';
+        const transportError = new TransportError({ reason: failure.reason, detail: failure.detail, endpoint: ref, notSent: failure.notSent, cause: error, mayHaveSucceeded });
         if (signal?.aborted || attempt >= config.retry.maxAttempts || !(idempotent || failure.notSent)) throw transportError;
         if (request.state && !failure.notSent) request.state.uncertainEarlier = true;
         const delay = backoffDelay(config.retry, attempt, config.random);
@@ -206,8 +261,11 @@ export function redactUrl(url: string): string {
 export function readEnvelope(ref: EndpointRef, response: TransportResponse): Envelope {
   const text = response.body.toString('utf8');
   const contentType = headerValue(response.headers, 'content-type');
+  // A create answered by a failing server may still have been carried out: it is not repeated.
+  const check = response.status >= 500 && !isIdempotent(ref.id) ? CHECK_BEFORE_REPEATING[ref.id] : undefined;
+  const hint = check ? `The platform may have carried it out before failing, so it was not repeated: ${check}.` : undefined;
   const unexpected = (problem: string): UnexpectedResponseError =>
-    new UnexpectedResponseError({ httpStatus: response.status, body: text, problem, endpoint: ref, contentType });
+    new UnexpectedResponseError({ httpStatus: response.status, body: text, problem, endpoint: ref, contentType, hint });
   const first = firstVisibleChar(text);
   if (first === '') throw unexpected('empty body where the JSON envelope was expected');
   if (first === '<' || (contentType !== undefined && /html/i.test(contentType))) throw unexpected('an HTML page instead of JSON (a gateway or proxy error page?)');
@@ -225,7 +283,6 @@ export function readEnvelope(ref: EndpointRef, response: TransportResponse): Env
   }
   const envelope = envelopeOf(json);
   if (!envelope) {
-    if (response.status === 429) throw unexpected('rate limited (HTTP 429) and the retries are used up; slow down or lower the concurrency');
     throw unexpected('JSON without the API envelope {payload, message, success, code}');
   }
   return envelope;
@@ -269,18 +326,19 @@ export function parseAnswer<T>(ref: EndpointRef, response: TransportResponse, sc
     } catch {
       // A 401 is an authentication failure whatever its body (assumption A4).
     }
-    throw new DriveMonitoringApiError({
-      code,
-      httpStatus: 401,
+    throw new AuthenticationError({ code, httpStatus: 401, endpoint: ref, apiMessage, hint: CODE_INFO[UNAUTHORIZED_CODE].hint });
+  }
+  if (response.status === 429) {
+    throw new RateLimitedError({
+      body: response.body.toString('utf8'),
       endpoint: ref,
-      apiMessage,
-      hint: 'The access token was refused even after re-authentication; check that API access is enabled for the organization and that the credentials belong to it.',
+      contentType: headerValue(response.headers, 'content-type'),
+      retryAfterMs: retryAfterMs(response),
     });
   }
   const envelope = readEnvelope(ref, response);
   if (!envelope.success || response.status >= 400) {
-    const hint = envelope.code === 102403 ? explainEndpointDenial(ref.id) : undefined;
-    throw new DriveMonitoringApiError({ code: envelope.code, httpStatus: response.status, endpoint: ref, apiMessage: envelope.message, hint });
+    throw apiErrorOf({ code: envelope.code, httpStatus: response.status, endpoint: ref, apiMessage: envelope.message });
   }
   const parsed = schema.safeParse(envelope.payload);
   if (!parsed.success) {
@@ -293,4 +351,13 @@ export function parseAnswer<T>(ref: EndpointRef, response: TransportResponse, sc
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${String(key)}`), 'payload');
+}
+
+/** The asset a call is about (path or body), for naming its level in a 102403. */
+function assetIdOf(options: CallOptions<unknown>): number | undefined {
+  const body = (options.body ?? {}) as Record<string, unknown>;
+  const ids = Array.isArray(body.assetIds) && body.assetIds.length === 1 ? body.assetIds[0] : undefined;
+  const candidate = options.params?.assetid ?? options.params?.id ?? body.assetId ?? ids;
+  const id = Number(candidate);
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }

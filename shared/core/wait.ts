@@ -53,3 +53,8 @@ export function anySignal(...signals: Array<AbortSignal | undefined>): AbortSign
   if (present.length <= 1) return present[0];
   return AbortSignal.any(present);
 }
+
+/** A signal that aborts once `ms` have passed: the total deadline of one call (retries included). */
+export function deadlineSignal(ms: number): AbortSignal {
+  return AbortSignal.timeout(ms);
+}

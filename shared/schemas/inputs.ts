@@ -100,14 +100,29 @@ export const uuid = field((value: string): string => {
   return value.trim();
 });
 
-/** One of the spec's enum names (any casing, spaces ignored) -> its request number. */
+/** The spec's enum table as a rule: "one of NETA21 (1), IOTPanel (2)". */
+function enumRule(table: Record<string, number>): string {
+  return `one of ${Object.entries(table).map(([n, v]) => `${n} (${v})`).join(', ')}`;
+}
+
+/**
+ * One of the spec's enum names (any casing, spaces ignored) or its number as the spec prints it
+ * (1, or "1") -> its request number.
+ */
+function enumNumber(table: Record<string, number>, value: unknown): number | undefined {
+  const numbers = Object.values(table);
+  const numeric = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : undefined;
+  if (numeric !== undefined) return numbers.includes(numeric) ? numeric : undefined;
+  const wanted = typeof value === 'string' ? value.replace(/\s+/g, '').toLowerCase() : undefined;
+  const match = Object.keys(table).find((n) => n.toLowerCase() === wanted);
+  return match === undefined ? undefined : table[match];
+}
+
 export function enumName<T extends Record<string, number>>(table: T) {
-  const names = Object.keys(table);
-  return field((value: keyof T & string): T[keyof T] => {
-    const wanted = typeof value === 'string' ? value.replace(/\s+/g, '').toLowerCase() : undefined;
-    const match = names.find((n) => n.toLowerCase() === wanted);
-    if (match === undefined) refuse(`must be one of ${names.join(', ')}`);
-    return table[match] as T[keyof T];
+  return field((value: (keyof T & string) | T[keyof T]): T[keyof T] => {
+    const number = enumNumber(table, value);
+    if (number === undefined) refuse(`must be ${enumRule(table)}`);
+    return number as T[keyof T];
   });
 }
 
@@ -314,12 +329,12 @@ const subDataTypeNames = Object.keys(SUB_DATA_TYPES) as Array<keyof typeof SUB_D
 export const SetDataTypesInput = z.object({
   subCustomerId: uuid,
   topicName: nonEmptyText,
-  subDataTypes: field((value: Array<keyof typeof SUB_DATA_TYPES>): number[] => {
-    if (!Array.isArray(value)) refuse(`must be a list of ${subDataTypeNames.join(', ')}`);
+  subDataTypes: field((value: Array<keyof typeof SUB_DATA_TYPES | (typeof SUB_DATA_TYPES)[keyof typeof SUB_DATA_TYPES]>): number[] => {
+    if (!Array.isArray(value)) refuse(`must be a list of ${subDataTypeNames.join(', ')} (or their numbers 1 to ${subDataTypeNames.length})`);
     const numbers = value.map((v, i) => {
-      const match = subDataTypeNames.find((n) => typeof v === 'string' && n.toLowerCase() === v.trim().toLowerCase());
-      if (match === undefined) refuse(`entry ${i} (${JSON.stringify(v)}) must be one of ${subDataTypeNames.join(', ')}`);
-      return SUB_DATA_TYPES[match];
+      const number = enumNumber(SUB_DATA_TYPES, v);
+      if (number === undefined) refuse(`entry ${i} (${JSON.stringify(v)}) must be ${enumRule(SUB_DATA_TYPES)}`);
+      return number;
     });
     return [...new Set(numbers)].sort((a, b) => a - b);
   }),

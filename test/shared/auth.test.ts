@@ -92,7 +92,8 @@ describe('token cache', () => {
     await inner.close?.();
     expect(error).toBeInstanceOf(DriveMonitoringApiError);
     expect(error).toMatchObject({ httpStatus: 401, code: 100401, endpoint: { id: 'E1' } });
-    expect((error as Error).message).toMatch(/refused even after re-authentication/);
+    expect((error as Error).message).toMatch(/^The platform refused the access token\. It was refused even after a new token/);
+    expect(error).toMatchObject({ kind: 'authentication', name: 'AuthenticationError' });
     expect(apiCalls('/organization').map((r) => r.status)).toEqual([401, 401]);
     expect(tokenRequests()).toBe(2);
   });
@@ -115,6 +116,16 @@ describe('token endpoint refusals say which credential was refused', () => {
     expect((error as Error).message).toMatch(message);
     const serialized = `${(error as Error).message} ${JSON.stringify(error)}`;
     expect(serialized).not.toContain(wrong.apiSecret);
+    // The token server's own text (it echoes the API key, and carries trace and correlation ids)
+    // stays out of the message; the details keep it scrubbed.
+    const auth = error as AuthError;
+    expect(auth.message).not.toMatch(/AADSTS|Trace ID|Correlation ID/);
+    expect(auth.message).not.toContain(wrong.apiKey);
+    expect(auth.kind).toBe('authentication');
+    expect(auth.hint).toMatch(/^Check the .* in the Drive Monitoring API credentials\.$/);
+    expect(auth.oauthDescription).toMatch(/^AADSTS\d+: /);
+    expect(serialized).not.toContain(wrong.apiKey);
+    expect(serialized).not.toMatch(/(Trace|Correlation) ID: [0-9a-f]{8}-/);
     // Through a client: the same error, no API request sent, and no retry of a refusal.
     h.sim.requests.clear();
     const viaClient = await h.client(override).organization.get().catch((e: unknown) => e);

@@ -13,7 +13,9 @@ describe('secrets never reach messages or serialized errors', () => {
     const apiError = new DriveMonitoringApiError({ code: 100400, httpStatus: 400, endpoint: endpointRefForTest('E5'), apiMessage: 'bad value another-secret-123' });
     expect(apiError.message).not.toContain('another-secret-123');
     expect(JSON.stringify(apiError)).not.toContain('another-secret-123');
-    expect(apiError.message).toMatch(/^E5 Create asset group failed with code 100400, parameter error, HTTP 400/);
+    expect(apiError).toMatchObject({ code: 100400, httpStatus: 400, kind: 'invalidInput', endpoint: { id: 'E5' } });
+    expect(apiError.message).toMatch(/^The platform refused a value of the request\. /);
+    expect(apiError.message).not.toMatch(/\bE5\b/);
     const validation = new ValidationError({ field: 'password', value: 'another-secret-123', rule: 'x' });
     expect(JSON.stringify(validation)).not.toContain('another-secret-123');
     expect(validation.message).not.toContain('another-secret-123');

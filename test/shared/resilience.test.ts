@@ -1,6 +1,6 @@
 // Retries (jittered backoff, Retry-After), what is never repeated (creates), bounded
 // concurrency, cancellation, and clear errors for answers that are not the API's JSON.
-import { TransportError, UnexpectedResponseError, createUndiciTransport, type DriveMonitoringClient, type Transport } from '../../shared';
+import { RateLimitedError, TransportError, UnexpectedResponseError, createUndiciTransport, type DriveMonitoringClient, type Transport } from '../../shared';
 import { startEuHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -49,7 +49,8 @@ describe('idempotent requests are retried', () => {
   test('429 that does not end: reported as rate limiting once the attempts are used up', async () => {
     h.sim.faults.set({ paths: ['/organization'], rateLimitRate: 1, retryAfterSec: 0 });
     const error = await client.organization.get().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error).toMatchObject({ kind: 'rateLimited', hint: expect.stringMatching(/^Slow down: lower the concurrency/) });
     expect((error as Error).message).toMatch(/rate limited \(HTTP 429\) and the retries are used up/);
     expect(calls('/organization')).toHaveLength(4);
   });
@@ -65,8 +66,8 @@ describe('idempotent requests are retried', () => {
     h.sim.faults.set({ paths: ['/organization'], errorRate: 1, errorStatus: 504 });
     const error = await client.organization.get().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
-    expect(error).toMatchObject({ httpStatus: 504, endpoint: { id: 'E1' } });
-    expect((error as Error).message).toMatch(/E1 Get own organization: unexpected answer \(HTTP 504\): an HTML page .*504 Gateway Timeout/);
+    expect(error).toMatchObject({ httpStatus: 504, endpoint: { id: 'E1' }, kind: 'unavailable', hint: expect.stringMatching(/Try again in a few minutes/) });
+    expect((error as Error).message).toMatch(/^The platform sent an unexpected answer \(HTTP 504\): an HTML page .*504 Gateway Timeout/);
     expect(calls('/organization')).toHaveLength(4);
   });
 
@@ -97,6 +98,7 @@ describe('creates are not repeated blindly', () => {
     h.sim.faults.set({ paths: ['/organization/assetgroup'], errorRate: 1, times: 1 });
     const error = await client.organization.createAssetGroup({ orgId, name: 'Retry probe' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as UnexpectedResponseError).hint).toMatch(/may have carried it out before failing, so it was not repeated: read the organization tree and look for the asset group/);
     expect(calls('/organization/assetgroup', 'POST')).toHaveLength(1);
     expect(groupCount()).toBe(before);
   });
@@ -106,6 +108,12 @@ describe('creates are not repeated blindly', () => {
     const error = await client.organization.createAssetGroup({ orgId, name: 'Reset probe' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransportError);
     expect(calls('/organization/assetgroup', 'POST')).toHaveLength(1);
+    // From the client's side a reset after sending cannot tell whether the platform handled it.
+    expect(error).toMatchObject({ reason: 'ECONNRESET', mayHaveSucceeded: true, kind: 'unavailable' });
+    expect((error as TransportError).hint).toBe(
+      'The platform may have carried it out before the answer was lost, so it was not repeated: read the organization tree and look for the asset group before creating it again.',
+    );
+    expect((error as Error).message).not.toMatch(/\bE5\b/);
   });
 
   test('a 429 on E5 was refused, not processed: retried once, exactly one group created', async () => {
@@ -155,7 +163,7 @@ describe('answers that are not the API JSON', () => {
     const error = await h.client({ transport: emptying }).organization.get().catch((e: unknown) => e);
     await inner.close?.();
     expect(error).toBeInstanceOf(UnexpectedResponseError);
-    expect((error as Error).message).toMatch(/^E1 Get own organization: unexpected answer \(HTTP 200\): empty body/);
+    expect((error as Error).message).toMatch(/^The platform sent an unexpected answer \(HTTP 200\): empty body/);
   });
 
   test('a base address that is not the API: the plain-text 404 is named, with a hint', async () => {
@@ -184,7 +192,7 @@ describe('answers that are not the API JSON', () => {
     const error = await h.client({ transport: bending }).organization.get().catch((e: unknown) => e);
     await inner.close?.();
     expect(error).toBeInstanceOf(UnexpectedResponseError);
-    expect((error as Error).message).toMatch(/^E1 Get own organization: .*payload field payload\.id does not fit the spec: expected an integer$/);
+    expect((error as Error).message).toMatch(/^The platform sent an unexpected answer \(HTTP 200\): payload field payload\.id does not fit the spec: expected an integer$/);
   });
 });
 
@@ -253,5 +261,22 @@ describe('bounded concurrency and cancellation', () => {
     const error = await c.organization.get().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransportError);
     expect(error).toMatchObject({ reason: 'TIMEOUT', endpoint: { id: 'E1' } });
+  });
+
+  test('the total deadline ends a call whose attempts keep stalling, retries included', async () => {
+    h.sim.faults.set({ paths: ['/organization'], latencyMs: 5_000 });
+    const c = h.client({ timeoutMs: 200, deadlineMs: 500, retry: { maxAttempts: 10, baseDelayMs: 1, maxDelayMs: 1 } });
+    await c.accessToken();
+    h.sim.requests.clear();
+    const error = await c.organization.get().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ reason: 'DEADLINE', endpoint: { id: 'E1' }, kind: 'unavailable' });
+    expect((error as Error).message).toMatch(/the call ran past its total deadline/);
+    // Ten attempts of 200 ms would be 2 s: the deadline stopped them after a few.
+    expect(calls('/organization').length).toBeLessThan(10);
+  });
+
+  test('deadlineMs must be positive (or false)', () => {
+    expect(() => h.client({ deadlineMs: 0 })).toThrow(/Invalid deadlineMs: 0; must be a positive number of milliseconds/);
   });
 });
