@@ -175,6 +175,8 @@ export class UnexpectedResponseError extends DriveMonitoringError {
   readonly excerpt: string;
   readonly endpoint?: EndpointRef;
   readonly contentType?: string;
+  /** What is wrong with the answer, in words (the message without the body excerpt). */
+  readonly problem: string;
 
   constructor(args: { httpStatus: number; body: string; problem: string; endpoint?: EndpointRef; contentType?: string; kind?: ErrorKind; hint?: string }) {
     const excerpt = excerptOf(args.body);
@@ -191,6 +193,7 @@ export class UnexpectedResponseError extends DriveMonitoringError {
     this.excerpt = redact(excerpt);
     this.endpoint = args.endpoint;
     this.contentType = args.contentType;
+    this.problem = redact(args.problem);
   }
 }
 
@@ -305,7 +308,8 @@ export function excerptOf(body: string): string {
   return redact(cut);
 }
 
-function showValue(value: unknown): string {
+/** A value as an error shows it: JSON, cut at 120 characters, a text with its length in characters. */
+export function showValue(value: unknown): string {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
   if (value === undefined) return 'missing';
   let text: string;

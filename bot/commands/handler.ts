@@ -10,6 +10,7 @@ import type { AssetDirectory } from '../platform/directory';
 import type { AssetListItem, DrivePlatform } from '../platform/types';
 import type { StateStore } from '../state/store';
 import type { CbmSection, CommandResult } from './model';
+import { platformErrorText } from '../render/errors';
 
 const RANGE = /^(\d{1,4})(h|d)$/i;
 const MAX_RANGE_DAYS = 365;
@@ -76,7 +77,7 @@ export class CommandHandler {
       }
     } catch (error) {
       this.deps.logger.warn(`command "${sub}" failed: ${error instanceof Error ? error.message : String(error)}`);
-      return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+      return { kind: 'error', message: platformErrorText(error) };
     }
   }
 

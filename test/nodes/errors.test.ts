@@ -60,8 +60,10 @@ test('a level-denied operation says what the asset has and what it needs (102403
 	const result = await runOne({ resource: 'cbm', operation: 'getResults', asset: rl(basic.id), simplify: true });
 	const error = result.nodeError('Drive Monitoring');
 	expect(error?.name).toBe('NodeApiError');
-	expect(error?.message).toBe('Subscription level does not allow more history or forbids this asset function (code 102403)');
-	expect(error?.description).toMatch(/Standard or Premium; this asset is Basic\./);
+	expect(error?.message).toBe("The asset's subscription level does not allow this");
+	expect(error?.description).toBe(
+		'CBM analysis and commissioning-date updates need Standard or Premium; this asset is Basic. Bind a subscription code of a higher level to the asset, or ask for less history.',
+	);
 	expect(error?.httpCode).toBe('403');
 });
 
@@ -90,7 +92,9 @@ test('PowerTrain assets are refused by the asset-management endpoints with the p
 	const result = await runOne({ resource: 'asset', operation: 'delete', asset: rl(powerTrain.id) });
 	const error = result.nodeError('Drive Monitoring');
 	expect(error?.name).toBe('NodeApiError');
-	expect(error?.message).toBe('Asset type not yet supported (code 102202)');
+	expect(error?.message).toBe('This asset type is not supported here');
+	expect(error?.description).toMatch(/^Asset functions work on drives and motors, not on PowerTrains: use the drive or the motor/);
+	expect((error as { errorResponse?: { code?: number } }).errorResponse?.code).toBe(102202);
 	expect(f.sim.fleet.assets().some((a) => a.id === powerTrain.id)).toBe(true);
 });
 
@@ -106,8 +110,8 @@ test('Continue On Fail: failed items carry their error, the others their result,
 	expect(items[0].json).toMatchObject({ id: drive.id });
 	expect(items[1].json.error).toMatch(/is not a valid ID/);
 	expect(items[2].json).toEqual({
-		error: 'Asset does not exist (code 102201)',
-		details: { code: 102201, httpCode: '400', description: expect.stringContaining('asset does not exist') },
+		error: 'The asset does not exist',
+		details: { code: 102201, httpCode: '400', description: 'Check the asset ID, or pick the asset from the list of assets: it may have been deleted.' },
 	});
 	expect(items[3].json).toMatchObject({ id: drive.id });
 });
@@ -129,7 +133,7 @@ test('an expired stored token is refreshed once and the request retried; secrets
 
 	// The second item fails (no such asset); neither its error nor anything else shows a secret.
 	const everything = JSON.stringify(result.run);
-	expect(result.nodeError('Drive Monitoring')?.message).toMatch(/102201/);
+	expect(result.nodeError('Drive Monitoring')?.message).toBe('The asset does not exist');
 	for (const secret of [f.euCredential.apiSecret as string, stored]) expect(everything).not.toContain(secret);
 });
 
@@ -143,7 +147,10 @@ describe('unexpected answers from the platform', () => {
 		const error = result.nodeError('Drive Monitoring');
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toBe('The Drive Monitoring platform sent an unexpected answer');
-		expect(error?.description).toMatch(/E8 Get asset detail: unexpected answer/);
+		expect(error?.description).toMatch(/^An HTML page instead of JSON \(a gateway or proxy error page\?\) \(HTTP 200\)\. Check the Base URL/);
+		// The page itself is in the details only.
+		expect(error?.description).not.toMatch(/firewall/);
+		expect(JSON.stringify((error as { errorResponse?: unknown }).errorResponse)).toMatch(/firewall/);
 	});
 
 	test('truncated JSON fails the item with a clear error', async () => {

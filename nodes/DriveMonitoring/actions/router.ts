@@ -30,7 +30,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			return { output: await operation.execute.call(this, client, itemIndex) };
 		} catch (error) {
-			return { error: await toNodeError.call(this, client, error, itemIndex) };
+			return { error: await toNodeError.call(this, error, itemIndex, operation) };
 		}
 	};
 

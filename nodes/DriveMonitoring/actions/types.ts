@@ -10,6 +10,11 @@ export interface Operation {
 	 * order). Operations that change something run one item after the other, in item order.
 	 */
 	readOnly?: boolean;
+	/**
+	 * Labels of the node's fields for core input fields whose node field is named differently
+	 * (Rename: the core's `name` is "New Name"), so that errors name what the user sees.
+	 */
+	fieldLabels?: Record<string, string>;
 	/** Runs for one input item; the router adds pairedItem and handles errors. */
 	execute(this: IExecuteFunctions, client: DriveMonitoringClient, itemIndex: number): Promise<INodeExecutionData[]>;
 }

@@ -1,22 +1,21 @@
-// The core's errors as n8n errors: NodeOperationError for input refused before any request,
-// NodeApiError for everything the platform (or the way to it) answered. Messages come from the
-// core already redacted; a 102403 also says which level the asset has and which it needs.
-import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+// The core's errors as n8n errors. The first line says what went wrong in the user's terms (the
+// field label they see in the node, never an endpoint number), the description says what to do
+// (the core's hint), and the core error's redacted JSON (the platform's or token server's own
+// words, the code, the endpoint) goes to the details only.
+import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import {
 	AuthError,
 	DownloadError,
 	DriveMonitoringApiError,
 	DriveMonitoringError,
+	RateLimitedError,
+	showValue,
 	TransportError,
 	UnexpectedResponseError,
 	ValidationError,
 } from '../../../shared/errors';
-import { explainEndpointDenial, toLevel } from '../../../shared/levels';
-import type { Level } from '../../../shared/spec';
-import type { DriveMonitoringClient } from '../transport';
-
-const LEVEL_DENIED = 102403;
+import type { Operation } from '../actions/types';
 
 const credentialFailures = new WeakSet<object>();
 
@@ -27,9 +26,9 @@ export function isCredentialFailure(error: unknown): boolean {
 
 export async function toNodeError(
 	this: IExecuteFunctions,
-	client: DriveMonitoringClient,
 	error: unknown,
 	itemIndex: number,
+	operation?: Operation,
 ): Promise<NodeApiError | NodeOperationError> {
 	// The core reports whatever the transport throws as a TransportError. A core error other than a
 	// network failure inside it comes from the credential's preAuthentication (the token step).
@@ -37,97 +36,125 @@ export async function toNodeError(
 	if (cause instanceof DriveMonitoringError && !(cause instanceof TransportError)) {
 		const nodeError = new NodeApiError(this.getNode(), cause.toJSON() as JsonObject, {
 			message: cause.message,
-			description: 'Check the Drive Monitoring API credential: its Test button says which field to fix.',
+			description: `${cause.hint ? `${cause.hint} ` : ''}The credential's Test button says which field to fix.`,
 			...(cause instanceof AuthError ? { httpCode: String(cause.httpStatus) } : {}),
 			itemIndex,
 		});
 		credentialFailures.add(nodeError);
 		return nodeError;
 	}
-	return await platformError.call(this, client, error, itemIndex);
+	return platformError.call(this, error, itemIndex, operation);
 }
 
-async function platformError(
+function platformError(
 	this: IExecuteFunctions,
-	client: DriveMonitoringClient,
 	error: unknown,
 	itemIndex: number,
-): Promise<NodeApiError | NodeOperationError> {
+	operation: Operation | undefined,
+): NodeApiError | NodeOperationError {
 	const node = this.getNode();
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		error.context.itemIndex ??= itemIndex;
 		return error;
 	}
 	if (error instanceof ValidationError) {
-		return new NodeOperationError(node, error.message, {
+		const label = fieldLabel(operation, error.field);
+		return new NodeOperationError(node, `${label}${/^(must|is|are)\b/.test(error.rule) ? ' ' : ': '}${nodeRule(error.rule)}`, {
 			itemIndex,
-			description: `Field "${error.field}" ${error.rule}. Nothing was sent to the platform.`,
+			description: `Given: ${showValue(error.value)}. Nothing was sent to the platform: correct "${label}" and run again.`,
 		});
 	}
+	const details = error instanceof DriveMonitoringError ? (error.toJSON() as JsonObject) : undefined;
 	if (error instanceof DriveMonitoringApiError) {
-		let description = error.apiMessage ? `The platform said: ${error.apiMessage}` : undefined;
-		if (error.code === LEVEL_DENIED) {
-			const level = await assetLevel.call(this, client, itemIndex);
-			const explanation = explainEndpointDenial(error.endpoint.id, level);
-			if (explanation) description = [explanation, description].filter(Boolean).join(' ');
-		}
-		return new NodeApiError(node, error.toJSON() as JsonObject, {
-			message: `${capitalize(error.meaning)} (code ${error.code})`,
-			description: description ?? `${error.endpoint.id} ${error.endpoint.name} failed with HTTP ${error.httpStatus}.`,
+		return new NodeApiError(node, details!, {
+			message: error.summary,
+			description: error.hint,
 			httpCode: String(error.httpStatus),
 			itemIndex,
 		});
 	}
 	if (error instanceof AuthError) {
-		return new NodeApiError(node, error.toJSON() as JsonObject, {
-			message: error.message,
-			description: 'Check the Drive Monitoring API credentials (the credential test says which part is refused).',
-			httpCode: String(error.httpStatus),
-			itemIndex,
-		});
+		return new NodeApiError(node, details!, { message: error.message, description: error.hint, httpCode: String(error.httpStatus), itemIndex });
 	}
 	if (error instanceof TransportError) {
-		return new NodeApiError(node, error.toJSON() as JsonObject, {
-			message: `The Drive Monitoring platform could not be reached (${error.reason})`,
-			description: `${error.message}. Check the Base URL and Auth URL of the credentials and the network between n8n and the platform.`,
+		const message = error.mayHaveSucceeded
+			? `The answer from the Drive Monitoring platform was lost (${error.reason})`
+			: error.reason === 'DEADLINE'
+				? 'The Drive Monitoring platform did not answer in time (DEADLINE)'
+				: `The Drive Monitoring platform could not be reached (${error.reason})`;
+		return new NodeApiError(node, details!, { message, description: error.hint, itemIndex });
+	}
+	if (error instanceof RateLimitedError) {
+		return new NodeApiError(node, details!, {
+			message: 'The Drive Monitoring platform is limiting the request rate',
+			description: error.hint,
+			httpCode: '429',
 			itemIndex,
 		});
 	}
 	if (error instanceof UnexpectedResponseError) {
-		return new NodeApiError(node, error.toJSON() as JsonObject, {
+		return new NodeApiError(node, details!, {
 			message: 'The Drive Monitoring platform sent an unexpected answer',
-			description: error.message,
+			// The answer's own text (an HTML page, a body excerpt) stays in the details.
+			description: `${error.problem.charAt(0).toUpperCase()}${error.problem.slice(1)} (HTTP ${error.httpStatus}). ${error.hint}`,
 			httpCode: String(error.httpStatus),
 			itemIndex,
 		});
 	}
 	if (error instanceof DownloadError) {
-		return new NodeApiError(node, error.toJSON() as JsonObject, {
+		return new NodeApiError(node, details!, {
 			message: error.linkRefused ? 'The download link has expired or was refused' : 'The file could not be downloaded',
-			description: error.message,
+			description: error.hint,
 			httpCode: String(error.httpStatus),
 			itemIndex,
 		});
 	}
-	if (error instanceof DriveMonitoringError) return new NodeOperationError(node, error.message, { itemIndex });
+	if (error instanceof DriveMonitoringError) return new NodeOperationError(node, error.message, { itemIndex, description: error.hint || undefined });
 	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
 }
 
-/** The level of the asset the failed item was about (its Activated subscription), if it can be read. */
-async function assetLevel(
-	this: IExecuteFunctions,
-	client: DriveMonitoringClient,
-	itemIndex: number,
-): Promise<Level | undefined> {
-	try {
-		const assetId = Number(this.getNodeParameter('asset', itemIndex, undefined, { extractValue: true }));
-		if (!Number.isSafeInteger(assetId) || assetId < 1) return undefined;
-		const subscriptions = await client.assets.listSubscriptions({ assetId });
-		return toLevel(subscriptions.find((s) => s.status === 'Activated')?.level);
-	} catch {
-		// The explanation is a courtesy: without the level it names the levels that are needed.
-		return undefined;
+/** Core input names whose node field has another name (the label is read from the node's fields). */
+const NODE_FIELD: Record<string, string> = {
+	id: 'asset',
+	assetId: 'asset',
+	orgId: 'organization',
+	assetGroupId: 'assetGroup',
+	plantId: 'plant',
+	reportId: 'report',
+	subCustomerId: 'subscriber',
+	subDataTypes: 'dataTypes',
+	'assetReference.gatewaySN': 'gatewaySerialNumber',
+	'assetReference.deviceNodeId': 'deviceNodeId',
+	'assetReference.driveModel': 'driveModel',
+	'assetReference.simiccid': 'simIccid',
+};
+
+/** The label the user sees in the node for a core input field ("name" of Rename is "New Name"). */
+export function fieldLabel(operation: Operation | undefined, field: string): string {
+	const explicit = operation?.fieldLabels?.[field];
+	if (explicit) return explicit;
+	const top = field.replace(/\[\d+\]$/, '');
+	const wanted = [NODE_FIELD[top], top, top.split('.').pop()].filter((n): n is string => n !== undefined);
+	for (const name of wanted) {
+		const found = operation && findProperty(operation.properties, name);
+		if (found) return found.displayName;
 	}
+	return field;
+}
+
+function findProperty(properties: INodeProperties[], name: string): INodeProperties | undefined {
+	for (const property of properties) {
+		if (property.name === name) return property;
+		const nested = (property.options ?? []).filter((o): o is INodeProperties => typeof o === 'object' && 'displayName' in o);
+		const found = nested.length > 0 ? findProperty(nested, name) : undefined;
+		if (found) return found;
+	}
+	return undefined;
+}
+
+/** The core's rule in the node's words: the core's API option `clip: true` is not something a node user sets. */
+function nodeRule(rule: string): string {
+	return rule.replace(/\. Start later, or pass clip: true to fetch from (\S+)$/, '. Start at $1 or later');
 }
 
 /**
@@ -148,8 +175,4 @@ export function errorOutput(error: NodeApiError | NodeOperationError): IDataObje
 /** The platform's error code, kept in the NodeApiError's error response (the core error's JSON). */
 function apiCode(error: NodeApiError | NodeOperationError): unknown {
 	return (error.errorResponse as { code?: unknown } | undefined)?.code;
-}
-
-function capitalize(text: string): string {
-	return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -20,6 +20,7 @@ export const rename: Operation = {
 			description: 'Up to 30 characters',
 		},
 	],
+	fieldLabels: { name: 'New Name' },
 	async execute(client, itemIndex) {
 		const id = getIdParameter.call(this, 'asset', itemIndex);
 		const name = getTextParameter.call(this, 'newName', 'New Name', itemIndex);
