@@ -4,69 +4,26 @@ import {
   AuthenticationError,
   CODE_INFO,
   ConflictError,
-  createClient,
   ForbiddenError,
   InvalidInputError,
   LevelDeniedError,
   NotFoundError,
   SubscriptionError,
-  TokenCache,
   type DriveMonitoringApiError,
   type DriveMonitoringClient,
 } from '../../shared';
-import { CODE_SERVER_CREDENTIALS, FAILURE_CODES, startCodeServer, type CodeServer } from './codeServer';
-
-/** The class of each code, written out here independently of the catalog. */
-export const EXPECTED_CLASS: Record<number, { name: string; kind: string }> = {
-  100400: { name: 'InvalidInputError', kind: 'invalidInput' },
-  100403: { name: 'ForbiddenError', kind: 'forbidden' },
-  101201: { name: 'NotFoundError', kind: 'notFound' },
-  101202: { name: 'NotFoundError', kind: 'notFound' },
-  101401: { name: 'ForbiddenError', kind: 'forbidden' },
-  102201: { name: 'NotFoundError', kind: 'notFound' },
-  102202: { name: 'InvalidInputError', kind: 'invalidInput' },
-  102203: { name: 'ConflictError', kind: 'conflict' },
-  102204: { name: 'NotFoundError', kind: 'notFound' },
-  102205: { name: 'SubscriptionError', kind: 'subscription' },
-  102401: { name: 'ForbiddenError', kind: 'forbidden' },
-  102403: { name: 'LevelDeniedError', kind: 'subscription' },
-  103201: { name: 'NotFoundError', kind: 'notFound' },
-  103401: { name: 'ForbiddenError', kind: 'forbidden' },
-  104201: { name: 'NotFoundError', kind: 'notFound' },
-  104401: { name: 'ForbiddenError', kind: 'forbidden' },
-  105201: { name: 'NotFoundError', kind: 'notFound' },
-  105202: { name: 'SubscriptionError', kind: 'subscription' },
-  105203: { name: 'SubscriptionError', kind: 'subscription' },
-  105204: { name: 'ConflictError', kind: 'conflict' },
-  105205: { name: 'SubscriptionError', kind: 'subscription' },
-  106201: { name: 'NotFoundError', kind: 'notFound' },
-  107201: { name: 'NotFoundError', kind: 'notFound' },
-  100401: { name: 'AuthenticationError', kind: 'authentication' },
-};
+import { ENDPOINT_NUMBER, EXPECTED_CLASS, expectedHint, FAILURE_CODES, startCodeServer, type CodeServer } from './codeServer';
 
 const CLASSES = { NotFoundError, ForbiddenError, SubscriptionError, LevelDeniedError, ConflictError, InvalidInputError, AuthenticationError };
-
-/** Endpoint numbers (E1 to E30) or the spec's endpoint names must not reach a person's text. */
-export const ENDPOINT_NUMBER = /\bE\d{1,2}\b/;
-
-/** The hint a code's error must carry: the catalog's, with the level explanation for 102403. */
-export function expectedHint(code: number): string | RegExp {
-  return code === 102403
-    ? /^At Basic the health conditions are Overall, Availability, Environment or Reliability; all five need Standard or Premium\. Bind a subscription code of a higher level/
-    : CODE_INFO[code].hint;
-}
 
 let server: CodeServer;
 let client: DriveMonitoringClient;
 
 beforeAll(async () => {
   server = await startCodeServer();
-  client = createClient({ ...CODE_SERVER_CREDENTIALS, baseUrl: server.baseUrl, authUrl: server.baseUrl, tokenCache: new TokenCache(), retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+  client = server.client;
 });
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+afterAll(async () => await server.close());
 
 test('the walk covers the 23 failure codes of the spec and 100401', () => {
   expect(FAILURE_CODES).toHaveLength(24);

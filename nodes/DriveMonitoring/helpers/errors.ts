@@ -59,9 +59,9 @@ function platformError(
 	}
 	if (error instanceof ValidationError) {
 		const label = fieldLabel(operation, error.field);
-		return new NodeOperationError(node, `${label}${/^(must|is|are)\b/.test(error.rule) ? ' ' : ': '}${nodeRule(error.rule)}`, {
+		return new NodeOperationError(node, `${label}${/^(must|is|are)\b/.test(error.rule) ? ' ' : ': '}${nodeRule(error.rule, operation)}`, {
 			itemIndex,
-			description: `Given: ${showValue(error.value)}. Nothing was sent to the platform: correct "${label}" and run again.`,
+			description: `Given: ${givenValue(error)}. Nothing was sent to the platform: correct "${label}" and run again.`,
 		});
 	}
 	const details = error instanceof DriveMonitoringError ? (error.toJSON() as JsonObject) : undefined;
@@ -113,6 +113,12 @@ function platformError(
 	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
 }
 
+/** The refused value; its length only where the rule counts characters. */
+function givenValue(error: ValidationError): string {
+	const shown = showValue(error.value);
+	return /characters/.test(error.rule) ? shown : shown.replace(/ \(\d+ characters\)$/, '');
+}
+
 /** Core input names whose node field has another name (the label is read from the node's fields). */
 const NODE_FIELD: Record<string, string> = {
 	id: 'asset',
@@ -152,9 +158,14 @@ function findProperty(properties: INodeProperties[], name: string): INodePropert
 	return undefined;
 }
 
-/** The core's rule in the node's words: the core's API option `clip: true` is not something a node user sets. */
-function nodeRule(rule: string): string {
-	return rule.replace(/\. Start later, or pass clip: true to fetch from (\S+)$/, '. Start at $1 or later');
+/**
+ * The core's rule in the node's words: other fields it names (`must be after startTime`) by
+ * their labels, and no mention of the core's `clip: true` option, which a node user cannot set.
+ */
+function nodeRule(rule: string, operation: Operation | undefined): string {
+	return rule
+		.replace(/\. Start later, or pass clip: true to fetch from (\S+)$/, '. Start at $1 or later')
+		.replace(/\b(startTime|endTime|startDate|endDate)\b/g, (name) => fieldLabel(operation, name));
 }
 
 /**
