@@ -127,3 +127,32 @@ export function parseUtc8Date(value: unknown, field: string, endpoint?: Endpoint
 export function daysBetweenDates(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 }
+
+/**
+ * The UTC instant of a UTC+8 value as the platform writes it (a `YYYY-MM-DD` date: when that day
+ * begins in UTC+8; a `YYYY-MM-DD hh:mm:ss` wall time), as ISO 8601 UTC; null when empty or unreadable.
+ */
+export function utc8ToUtcIso(value: string | null | undefined): string | null {
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  try {
+    const instant = DATE.test(value.trim()) ? utc8DateToInstant(value) : utc8DateTimeToInstant(value);
+    return formatUtc(instant);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A record with, beside each UTC+8 field, its UTC instant: `predictedRunPlanDate` gets
+ * `predictedRunPlanAt`, `backupTime` gets `backupAt`, `date` gets `dateAt`. The platform's own
+ * values stay as they are.
+ */
+export function withUtcInstants<T extends Record<string, unknown>>(record: T, fields: ReadonlyArray<keyof T & string>): T & Record<string, string | null> {
+  const out: Record<string, unknown> = { ...record };
+  for (const field of fields) {
+    if (!(field in record)) continue;
+    const base = field.replace(/(Date|Time)$/, '');
+    out[`${base === field ? field : base}At`] = utc8ToUtcIso(record[field] as string | null);
+  }
+  return out as T & Record<string, string | null>;
+}

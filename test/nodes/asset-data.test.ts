@@ -79,12 +79,21 @@ test('every asset data operation runs in the engine; files arrive as binary data
 	const cbm = result.output('Get CBM Results')!.map((i) => i.json);
 	expect(cbm.map((c) => c.deviceUnitType).sort()).toEqual(['Capacitor', 'Fan', 'IGBT']);
 	expect(cbm.every((c) => !('deviceDayKPIs' in c) && typeof c.latestKpi === 'number')).toBe(true);
+	// Beside each UTC+8 date the platform sends, its UTC instant (the day begins 16:00 UTC the day before).
+	for (const c of cbm) {
+		for (const [date, at] of [['predictedRunPlanDate', 'predictedRunPlanAt'], ['latestKpiDate', 'latestKpiAt']]) {
+			if (typeof c[date] !== 'string' || c[date] === '') expect(c[at]).toBeNull();
+			else expect(c[at]).toBe(new Date(Date.parse(`${c[date] as string}T00:00:00+08:00`)).toISOString().replace('.000Z', 'Z'));
+		}
+	}
+	expect(cbm.some((c) => typeof c.predictedRunPlanAt === 'string')).toBe(true);
 
 	expect(result.output('Set Commissioning Date')![0].json).toMatchObject({ assetId: drive.id, deviceUnitType: 'Fan' });
 	expect(Array.isArray(result.output('Get Reports'))).toBe(true);
 
 	const backups = result.output('Get Parameter Backups')!.map((i) => i.json);
 	expect(backups.length).toBeGreaterThan(0);
+	for (const b of backups) expect(b.backupAt).toBe(new Date(Date.parse(`${(b.backupTime as string).replace(' ', 'T')}+08:00`)).toISOString().replace('.000Z', 'Z'));
 	// Get Content ran once per backup (chained), one item per parameter, paired with its backup.
 	const content = result.output('Get Backup Content')!;
 	expect(content.length).toBeGreaterThan(backups.length);

@@ -7,6 +7,8 @@ import {
   parseUtc8Date,
   utc8DateTimeToInstant,
   utc8DateToInstant,
+  utc8ToUtcIso,
+  withUtcInstants,
   ValidationError,
 } from '../../shared';
 
@@ -90,3 +92,27 @@ function catchError(fn: () => unknown): unknown {
   }
   throw new Error('expected an error');
 }
+
+describe('UTC instants beside UTC+8 values', () => {
+  test('a UTC+8 date begins at 16:00 UTC the day before; a wall time is 8 hours ahead; the platform value stays', () => {
+    const out = withUtcInstants(
+      { predictedRunPlanDate: '2026-05-01', predictedNoPlanDate: null, backupTime: '2026-05-01 07:30:00', date: '', other: 1 },
+      ['predictedRunPlanDate', 'predictedNoPlanDate', 'backupTime', 'date'],
+    );
+    expect(out).toEqual({
+      predictedRunPlanDate: '2026-05-01',
+      predictedRunPlanAt: '2026-04-30T16:00:00Z',
+      predictedNoPlanDate: null,
+      predictedNoPlanAt: null,
+      backupTime: '2026-05-01 07:30:00',
+      backupAt: '2026-04-30T23:30:00Z',
+      date: '',
+      dateAt: null,
+      other: 1,
+    });
+  });
+
+  test('an unreadable value gets null rather than a wrong instant', () => {
+    expect(utc8ToUtcIso('May 1st')).toBeNull();
+  });
+});

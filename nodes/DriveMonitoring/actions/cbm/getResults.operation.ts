@@ -2,6 +2,7 @@ import type { CbmResult } from '../../../../shared/schemas';
 import type { Operation } from '../types';
 import { getIdParameter, locator, simplifyOption } from '../common';
 import { toItems } from '../output';
+import { withUtcInstants } from '../../../../shared/time';
 
 export const getResults: Operation = {
 	option: {
@@ -24,7 +25,8 @@ export const getResults: Operation = {
 		const assetId = getIdParameter.call(this, 'asset', itemIndex);
 		const results = await client.assetData.getCbm({ assetId });
 		const simplify = this.getNodeParameter('simplify', itemIndex) as boolean;
-		return toItems(results.map((result) => (simplify ? simplifyCbm(assetId, result) : { assetId, ...result })));
+		// The platform's dates are UTC+8 calendar dates: each gets its UTC instant beside it (…At).
+		return toItems(results.map((result) => withPlanInstants(simplify ? simplifyCbm(assetId, result) : { assetId, ...result, deviceDayKPIs: result.deviceDayKPIs.map((day) => withUtcInstants(day, ['date'])) })));
 	},
 };
 
@@ -35,4 +37,8 @@ function simplifyCbm(assetId: number, result: CbmResult) {
 		undefined,
 	);
 	return { assetId, ...rest, latestKpiDate: latest?.date ?? null, latestKpi: latest?.kpi ?? null };
+}
+
+function withPlanInstants<T extends Record<string, unknown>>(result: T) {
+	return withUtcInstants(result, ['predictedNoPlanDate', 'predictedStartPlanDate', 'predictedRunPlanDate', 'latestKpiDate']);
 }

@@ -1,6 +1,7 @@
 import type { Operation } from '../types';
 import { getDateParameter, getIdParameter, locator, timeRange, timeRangeDefaults } from '../common';
 import { toItems } from '../output';
+import { withUtcInstants } from '../../../../shared/time';
 
 export const getMany: Operation = {
 	option: {
@@ -15,6 +16,8 @@ export const getMany: Operation = {
 		const assetId = getIdParameter.call(this, 'asset', itemIndex);
 		const startTime = getDateParameter.call(this, 'startTime', 'Start Time', itemIndex);
 		const endTime = getDateParameter.call(this, 'endTime', 'End Time', itemIndex);
-		return toItems(await client.assetData.listParameterBackups({ assetId, startTime, endTime }));
+		// backupTime is UTC+8 wall time: backupAt is the same instant in UTC.
+		const backups = await client.assetData.listParameterBackups({ assetId, startTime, endTime });
+		return toItems(backups.map((backup) => withUtcInstants(backup, ['backupTime'])));
 	},
 };
