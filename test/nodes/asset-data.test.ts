@@ -60,10 +60,14 @@ test('every asset data operation runs in the engine; files arrive as binary data
 	expect(parameters.filter((p) => p.kind === 'trend')).toHaveLength(config.trends.length);
 	expect(parameters.filter((p) => p.kind === 'signal')).toHaveLength(config.signals.length);
 
-	// Time series: one item per point with a column per code (5-minute points over 3 hours) ...
+	// Time series: one item per point with a column per parameter, named as people read it
+	// ("Motor current (A)"), the codes kept beside (5-minute points over 3 hours) ...
 	const points = result.output('Get Trend Data By Point')!.map((i) => i.json);
 	expect(points.length).toBeGreaterThan(30);
-	expect(Object.keys(points[0]).sort()).toEqual(['timestamp', ...codes].sort());
+	const chosen = codes.map((code) => config.trends.find((t) => t.code === code)!);
+	const columns = chosen.map((t) => `${t.name} (${t.unit})`);
+	expect(Object.keys(points[0]).sort()).toEqual(['timestamp', 'parameterCodes', ...columns].sort());
+	expect(points[0].parameterCodes).toEqual(Object.fromEntries(columns.map((column, i) => [column, codes[i]])));
 	expect(points.map((p) => p.timestamp)).toEqual([...points.map((p) => p.timestamp as string)].sort());
 	// ... or one item per parameter with every point in full.
 	const perParameter = result.output('Get Trend Data By Parameter')!.map((i) => i.json);
@@ -100,4 +104,31 @@ test('every asset data operation runs in the engine; files arrive as binary data
 	expect(content[0].json).toEqual(expect.objectContaining({ group: expect.any(String), paraId: expect.anything(), value: expect.anything() }));
 	const pairedBackups = new Set(content.map((i) => (i.pairedItem as { item: number }).item));
 	expect(pairedBackups.size).toBe(backups.length);
+});
+
+test('Trend and Signal > Get Data can name its columns by code', async () => {
+	const drive = f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium', 'Premium drive');
+	const config = await f.direct.assetData.getTrendSignalConfig({ assetId: drive.id });
+	const codes = config.trends.slice(0, 2).map((t) => t.code);
+	const now = f.sim.clock.now();
+	const result = await f.engine.run(f.engine.readWorkflow('single-operation.json'), {
+		input: [{ json: {} }],
+		parameters: {
+			'Drive Monitoring': {
+				resource: 'trendSignal',
+				operation: 'getData',
+				asset: { __rl: true, mode: 'id', value: drive.id },
+				parameters: codes,
+				startTime: new Date(now - 3 * 60 * 60 * 1000).toISOString(),
+				endTime: new Date(now).toISOString(),
+				output: 'point',
+				columnNames: 'code',
+				simplify: true,
+				options: {},
+			},
+		},
+	});
+	const points = result.output('Drive Monitoring')!.map((i) => i.json);
+	expect(points.length).toBeGreaterThan(30);
+	expect(Object.keys(points[0]).sort()).toEqual(['timestamp', ...codes].sort());
 });

@@ -46,6 +46,26 @@ export const getData: Operation = {
 			],
 		},
 		{
+			displayName: 'Column Names',
+			name: 'columnNames',
+			type: 'options',
+			default: 'label',
+			displayOptions: { show: { output: ['point'] } },
+			options: [
+				{
+					name: 'By Name and Unit',
+					value: 'label',
+					description: 'Columns such as "Motor current (A)"; each item keeps the codes in parameterCodes',
+				},
+				{
+					name: 'By Code',
+					value: 'code',
+					description: 'Columns named by the parameter code, such as "01.07"',
+				},
+			],
+			description: 'How the columns of each point are named',
+		},
+		{
 			displayName: 'Simplify',
 			name: 'simplify',
 			type: 'boolean',
@@ -72,9 +92,9 @@ export const getData: Operation = {
 				? await client.assetData.queryTrendSignalData(query)
 				: await client.ranges.trendSignalData({ ...query, level: await levelForHistoryCheck(client, assetId, startTime) });
 		const simplify = this.getNodeParameter('simplify', itemIndex) as boolean;
-		return this.getNodeParameter('output', itemIndex) === 'point'
-			? byPoint(data.paramDatas, simplify)
-			: byParameter(data.paramDatas, simplify);
+		if (this.getNodeParameter('output', itemIndex) !== 'point') return byParameter(data.paramDatas, simplify);
+		const byCode = this.getNodeParameter('columnNames', itemIndex, 'label') === 'code';
+		return byPoint(data.paramDatas, simplify, byCode ? (config) => config.code : undefined);
 	},
 };
 
@@ -84,8 +104,28 @@ function pointValue(series: ParamData, index: number, simplify: boolean): IDataO
 	return { value, avg: series.avg[index] ?? null, min: series.min[index] ?? null, max: series.max[index] ?? null };
 }
 
-/** Rows keyed by time, a column per parameter code (spreadsheet- and chart-ready). */
-function byPoint(series: ParamData[], simplify: boolean): INodeExecutionData[] {
+type Config = ParamData['config'];
+
+/**
+ * Column names a person reads: "Motor current (A)" (name, or label, and unit); a name two
+ * parameters share gets its code added, so no column overwrites another.
+ */
+export function labelColumns(configs: Config[]): Map<string, string> {
+	const base = (c: Config): string => {
+		const name = (c.name || c.label || c.code).trim();
+		return c.unit ? `${name} (${c.unit})` : name;
+	};
+	const counts = new Map<string, number>();
+	for (const c of configs) counts.set(base(c), (counts.get(base(c)) ?? 0) + 1);
+	return new Map(configs.map((c) => [c.code, counts.get(base(c))! > 1 ? `${base(c)} [${c.code}]` : base(c)]));
+}
+
+/** Rows keyed by time, a column per parameter (spreadsheet- and chart-ready). */
+function byPoint(series: ParamData[], simplify: boolean, columnOf?: (config: Config) => string): INodeExecutionData[] {
+	const labels = columnOf ? undefined : labelColumns(series.map((p) => p.config));
+	const column = (config: Config): string => (columnOf ? columnOf(config) : labels!.get(config.code)!);
+	// With columns by name, the codes stay with every row (column name -> parameter code).
+	const parameterCodes = labels ? Object.fromEntries(series.map((p) => [column(p.config), p.config.code])) : undefined;
 	const rows = new Map<number, IDataObject>();
 	for (const parameter of series) {
 		parameter.timestamp.forEach((timestamp, index) => {
@@ -94,10 +134,12 @@ function byPoint(series: ParamData[], simplify: boolean): INodeExecutionData[] {
 				row = { timestamp: new Date(timestamp).toISOString() };
 				rows.set(timestamp, row);
 			}
-			row[parameter.config.code] = pointValue(parameter, index, simplify);
+			row[column(parameter.config)] = pointValue(parameter, index, simplify);
 		});
 	}
-	return [...rows.entries()].sort(([a], [b]) => a - b).map(([, json]) => ({ json }));
+	return [...rows.entries()]
+		.sort(([a], [b]) => a - b)
+		.map(([, json]) => ({ json: parameterCodes ? { ...json, parameterCodes } : json }));
 }
 
 function byParameter(series: ParamData[], simplify: boolean): INodeExecutionData[] {
