@@ -41,6 +41,26 @@ test('Report Create waits until the report is ready and downloads the PDF; Downl
 	expect(link.binary).toBeUndefined();
 	expect(link.json.fileTemplink).toEqual(expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//));
 	expect((await f.direct.files.download(link.json.fileTemplink as string)).data.equals(bytes)).toBe(true);
+	// The link says when it dies: 10 minutes after it was received.
+	const expiresIn = Date.parse(link.json.fileTemplinkExpiresAt as string) - Date.now();
+	expect(expiresIn).toBeGreaterThan(8 * 60_000);
+	expect(expiresIn).toBeLessThanOrEqual(10 * 60_000);
+});
+
+test('Report Create with Download File off gives the link with its expiry', async () => {
+	const drive = f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium', 'Premium drive');
+	const workflow = f.engine.readWorkflow('reports.json');
+	workflow.nodes = workflow.nodes.filter((n) => n.name === 'Start' || n.name === 'Create Report');
+	workflow.connections = { Start: { main: [[{ node: 'Create Report', type: 'main', index: 0 }]] } };
+	const result = await f.engine.run(workflow, {
+		input: [{ json: { assetIds: [drive.id], startDate: utc8Date(-10), endDate: utc8Date(-1) } }],
+		parameters: { 'Create Report': { download: false, pollIntervalSeconds: 0.05 } },
+	});
+	const created = result.output('Create Report')![0];
+	expect(created.binary).toBeUndefined();
+	expect(created.json.fileTemplink).toEqual(expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//));
+	expect(created.json.fileTemplinkExpiresAt).toEqual(expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/));
+	expect(Date.parse(created.json.fileTemplinkExpiresAt as string) - Date.now()).toBeGreaterThan(8 * 60_000);
 });
 
 test('Report Create gives up with a clear error when the report is not ready in time', async () => {

@@ -2,7 +2,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import type { Operation } from '../types';
 import { binaryPropertyOption, getIdParameter, getTextParameter, linkOnlyOption, locator } from '../common';
 import { toItems } from '../output';
-import { downloadAsItem } from '../../helpers/files';
+import { downloadAsItem, linkExpiresAt } from '../../helpers/files';
 
 export const getLoggerFile: Operation = {
 	option: {
@@ -31,7 +31,10 @@ export const getLoggerFile: Operation = {
 		const assetId = getIdParameter.call(this, 'asset', itemIndex);
 		const eventId = getTextParameter.call(this, 'eventId', 'Event ID', itemIndex);
 		const files = await client.assetData.getEventLoggerFiles({ assetId, eventId });
-		if (this.getNodeParameter('linkOnly', itemIndex)) return toItems(files);
+		if (this.getNodeParameter('linkOnly', itemIndex)) {
+			const expiresAt = linkExpiresAt();
+			return toItems(files.map((file) => ({ ...file, ...(file.loggerFile ? { loggerFileExpiresAt: expiresAt } : {}) })));
+		}
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 		const items: INodeExecutionData[] = [];
 		for (const file of files) {

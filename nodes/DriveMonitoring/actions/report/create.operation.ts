@@ -5,7 +5,7 @@ import type { DriveMonitoringClient } from '../../transport';
 import type { Operation } from '../types';
 import { binaryPropertyOption, getCalendarDateParameter, getIdParameter, getTextParameter, locator } from '../common';
 import { toItems } from '../output';
-import { downloadAsItem } from '../../helpers/files';
+import { downloadAsItem, linkExpiresAt } from '../../helpers/files';
 
 const waiting = { show: { waitUntilReady: [true] } };
 
@@ -129,7 +129,7 @@ export const create: Operation = {
 		const intervalMs = (this.getNodeParameter('pollIntervalSeconds', itemIndex) as number) * 1000;
 		const ready = await waitForReport.call(this, client, assetIds[0], created, timeoutMs, intervalMs, itemIndex);
 		const link = await client.assetData.getReportDownload({ assetId: assetIds[0], reportId: ready.id });
-		const json = { ...ready, fileTemplink: link.fileTemplink };
+		const json = { ...ready, fileTemplink: link.fileTemplink, ...(link.fileTemplink ? { fileTemplinkExpiresAt: linkExpiresAt() } : {}) };
 		if (!this.getNodeParameter('download', itemIndex) || !link.fileTemplink) return toItems(json);
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 		return [await downloadAsItem.call(this, client, link.fileTemplink, binaryPropertyName, json)];

@@ -1,7 +1,7 @@
 import type { Operation } from '../types';
 import { binaryPropertyOption, getIdParameter, linkOnlyOption, locator } from '../common';
 import { toItems } from '../output';
-import { downloadAsItem } from '../../helpers/files';
+import { downloadAsItem, linkExpiresAt } from '../../helpers/files';
 
 export const download: Operation = {
 	option: {
@@ -21,7 +21,9 @@ export const download: Operation = {
 		const assetId = getIdParameter.call(this, 'asset', itemIndex);
 		const reportId = getIdParameter.call(this, 'report', itemIndex);
 		const link = await client.assetData.getReportDownload({ assetId, reportId });
-		if (this.getNodeParameter('linkOnly', itemIndex) || !link.fileTemplink) return toItems({ assetId, ...link });
+		if (this.getNodeParameter('linkOnly', itemIndex) || !link.fileTemplink) {
+			return toItems({ assetId, ...link, ...(link.fileTemplink ? { fileTemplinkExpiresAt: linkExpiresAt() } : {}) });
+		}
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 		return [await downloadAsItem.call(this, client, link.fileTemplink, binaryPropertyName, { assetId, ...link })];
 	},
