@@ -1,5 +1,7 @@
 // Every failure code walked through the core: the class it belongs to, the hint that says what
 // to do, and no endpoint number in the text a person reads (the endpoint stays a field).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   AuthenticationError,
   CODE_INFO,
@@ -12,6 +14,7 @@ import {
   type DriveMonitoringApiError,
   type DriveMonitoringClient,
 } from '../../shared';
+import { httpStatusOfCode } from '../../shared/spec';
 import { ENDPOINT_NUMBER, EXPECTED_CLASS, expectedHint, FAILURE_CODES, startCodeServer, type CodeServer } from './codeServer';
 
 const CLASSES = { NotFoundError, ForbiddenError, SubscriptionError, LevelDeniedError, ConflictError, InvalidInputError, AuthenticationError };
@@ -61,4 +64,17 @@ test('E26 answered 100403: the organization already has its data-subscription us
   const error = await client.dataSubscription.createUser().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ConflictError);
   expect((error as Error).message).toMatch(/^This organization already has its data-subscription user\. An organization has one data-subscription user/);
+});
+
+test("shared/README.md's table lists every code with its class, summary, hint and HTTP status", () => {
+  const readme = readFileSync(join(__dirname, '../../shared/README.md'), 'utf8');
+  for (const code of FAILURE_CODES) {
+    const row = readme.split('\n').find((line) => line.startsWith(`| ${code} |`));
+    expect(row).toBeDefined();
+    const info = CODE_INFO[code];
+    expect(row).toContain(`| ${EXPECTED_CLASS[code].name}`);
+    expect(row).toContain(`${info.summary}. `);
+    expect(row).toContain(info.hint);
+    expect(row).toContain(`| ${code === 100401 ? 401 : httpStatusOfCode(code)} |`);
+  }
 });
