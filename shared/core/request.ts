@@ -166,11 +166,13 @@ export class ApiCore {
     const { config } = this;
     const auth = request.authenticate ? config.auth : undefined;
     const deadline = config.deadlineMs === undefined ? undefined : deadlineSignal(config.deadlineMs);
-    const signal = anySignal(config.signal, request.signal, deadline);
+    const signal = anySignal(config.signal, request.signal, deadline?.signal);
     try {
       return await this.attempts(request, signal, auth);
     } catch (error) {
-      throw this.deadlineNamed(error, deadline, request);
+      throw this.deadlineNamed(error, deadline?.signal, request);
+    } finally {
+      deadline?.clear();
     }
   }
 

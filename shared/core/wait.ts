@@ -54,7 +54,14 @@ export function anySignal(...signals: Array<AbortSignal | undefined>): AbortSign
   return AbortSignal.any(present);
 }
 
-/** A signal that aborts once `ms` have passed: the total deadline of one call (retries included). */
-export function deadlineSignal(ms: number): AbortSignal {
-  return AbortSignal.timeout(ms);
+/**
+ * A signal that aborts once `ms` have passed: the total deadline of one call (retries included).
+ * `clear` drops the timer as soon as the call is over, so finished calls leave no timers behind.
+ */
+export function deadlineSignal(ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`deadline of ${ms} ms passed`, 'TimeoutError')), ms);
+  // A call in flight keeps the process alive by itself; its deadline need not.
+  (timer as { unref?: () => void }).unref?.();
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
