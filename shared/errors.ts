@@ -257,6 +257,8 @@ export class TransportError extends DriveMonitoringError {
   readonly notSent: boolean;
   /** True when the platform may have carried out a change before the answer was lost (a create is never repeated). */
   readonly mayHaveSucceeded: boolean;
+  /** What happened in words, without the bare reason code (n8n replaces messages holding one). */
+  readonly summary: string;
 
   constructor(args: { reason: string; detail: string; endpoint?: EndpointRef; notSent?: boolean; cause?: unknown; mayHaveSucceeded?: boolean }) {
     const check = args.mayHaveSucceeded && args.endpoint ? CHECK_BEFORE_REPEATING[args.endpoint.id] : undefined;
@@ -272,6 +274,11 @@ export class TransportError extends DriveMonitoringError {
     this.endpoint = args.endpoint;
     this.notSent = args.notSent ?? false;
     this.mayHaveSucceeded = args.mayHaveSucceeded ?? false;
+    this.summary = this.mayHaveSucceeded
+      ? `The answer from the Drive Monitoring platform was lost: ${what}`
+      : args.reason === 'DEADLINE' || args.reason === 'TIMEOUT'
+        ? `The Drive Monitoring platform did not answer in time: ${what}`
+        : `The Drive Monitoring platform could not be reached: ${what}`;
   }
 }
 

@@ -20,10 +20,7 @@ function sentence(text: string): string {
 function what(error: DriveMonitoringError): string {
   if (error instanceof DriveMonitoringApiError) return error.summary;
   if (error instanceof AuthError) return error.message;
-  if (error instanceof TransportError) {
-    if (error.mayHaveSucceeded) return `The answer from the Drive Monitoring platform was lost (${error.reason})`;
-    return error.reason === 'DEADLINE' ? 'The Drive Monitoring platform did not answer in time' : `The Drive Monitoring platform could not be reached (${error.reason})`;
-  }
+  if (error instanceof TransportError) return error.summary;
   if (error instanceof RateLimitedError) return 'The Drive Monitoring platform is limiting the request rate';
   if (error instanceof UnexpectedResponseError) return `The Drive Monitoring platform sent an unexpected answer (HTTP ${error.httpStatus})`;
   return error.message;

@@ -37,7 +37,7 @@ test.each(FAILURE_CODES)('%d', async (code) => {
 test('a create whose answer was lost says it may have happened and how to check', () => {
   const lost = new TransportError({ reason: 'ECONNRESET', detail: 'socket hang up', endpoint: { id: 'E21', name: 'Create user report' }, mayHaveSucceeded: true });
   expect(platformErrorText(lost)).toBe(
-    "The answer from the Drive Monitoring platform was lost (ECONNRESET). The platform may have carried it out before the answer was lost, so it was not repeated: list the asset's reports and look for one created just now before creating it again.",
+    "The answer from the Drive Monitoring platform was lost: the connection was reset. The platform may have carried it out before the answer was lost, so it was not repeated: list the asset's reports and look for one created just now before creating it again.",
   );
 });
 

@@ -171,3 +171,21 @@ describe('unexpected answers from the platform', () => {
 		expect(f.sim.requests.entries.filter((r) => r.path.includes('/assetmanagement/asset/') && r.status === 503)).toHaveLength(1);
 	});
 });
+
+test('a create whose connection drops after sending says it may have been done, and how to check before repeating', async () => {
+	f.sim.requests.clear();
+	f.sim.faults.set({ paths: ['/organization/assetgroup'], resetRate: 1, times: 1 });
+	try {
+		const result = await runOne({ resource: 'assetGroup', operation: 'create', organization: rl(f.euOrgId), name: 'Lost answer' });
+		const error = result.nodeError('Drive Monitoring') as (Error & { description?: string }) | undefined;
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toMatch(/^The answer from the Drive Monitoring platform was lost: the connection was reset$/);
+		expect(error?.description).toBe(
+			'The platform may have carried it out before the answer was lost, so it was not repeated: read the organization tree and look for the asset group before creating it again.',
+		);
+		// Sent once, never repeated by the core.
+		expect(f.sim.requests.entries.filter((r) => r.path.endsWith('/organization/assetgroup') && r.method === 'POST')).toHaveLength(1);
+	} finally {
+		f.sim.faults.clear();
+	}
+});

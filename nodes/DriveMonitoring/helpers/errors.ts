@@ -77,12 +77,7 @@ function platformError(
 		return new NodeApiError(node, details!, { message: error.message, description: error.hint, httpCode: String(error.httpStatus), itemIndex });
 	}
 	if (error instanceof TransportError) {
-		const message = error.mayHaveSucceeded
-			? `The answer from the Drive Monitoring platform was lost (${error.reason})`
-			: error.reason === 'DEADLINE'
-				? 'The Drive Monitoring platform did not answer in time (DEADLINE)'
-				: `The Drive Monitoring platform could not be reached (${error.reason})`;
-		return new NodeApiError(node, details!, { message, description: error.hint, itemIndex });
+		return new NodeApiError(node, details!, { message: error.summary, description: error.hint, itemIndex });
 	}
 	if (error instanceof RateLimitedError) {
 		return new NodeApiError(node, details!, {
