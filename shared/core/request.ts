@@ -21,7 +21,7 @@ import { toTransportError } from '../transport/undici';
 import type { Limiter } from './limiter';
 import type { SafeLogger } from './logger';
 import { backoffDelay, isRetryableStatus, retryAfterMs, type RetryPolicy } from './retry';
-import { anySignal, deadlineSignal, sleep } from './wait';
+import { callSignal, sleep } from './wait';
 
 export interface TokenAuth {
   credentials: ApiCredentials;
@@ -165,21 +165,20 @@ export class ApiCore {
   }): Promise<TransportResponse> {
     const { config } = this;
     const auth = request.authenticate ? config.auth : undefined;
-    const deadline = config.deadlineMs === undefined ? undefined : deadlineSignal(config.deadlineMs);
-    const signal = anySignal(config.signal, request.signal, deadline?.signal);
+    const call = callSignal([config.signal, request.signal], config.deadlineMs);
     try {
-      return await this.attempts(request, signal, auth);
+      return await this.attempts(request, call.signal, auth);
     } catch (error) {
-      throw this.deadlineNamed(error, deadline?.signal, request);
+      throw this.deadlineNamed(error, call.deadlinePassed(), request);
     } finally {
-      deadline?.clear();
+      call.clear();
     }
   }
 
   /** A failure caused by the call's own deadline (not the caller's cancellation) says so. */
-  private deadlineNamed(error: unknown, deadline: AbortSignal | undefined, request: { ref?: EndpointRef; signal?: AbortSignal }): unknown {
+  private deadlineNamed(error: unknown, deadlinePassed: boolean, request: { ref?: EndpointRef; signal?: AbortSignal }): unknown {
     const { config } = this;
-    if (!deadline?.aborted || config.signal?.aborted || request.signal?.aborted) return error;
+    if (!deadlinePassed || config.signal?.aborted || request.signal?.aborted) return error;
     if (!(error instanceof TransportError) || error.mayHaveSucceeded) return error;
     return new TransportError({
       reason: 'DEADLINE',

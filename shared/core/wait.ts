@@ -54,14 +54,64 @@ export function anySignal(...signals: Array<AbortSignal | undefined>): AbortSign
   return AbortSignal.any(present);
 }
 
+const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+
 /**
- * A signal that aborts once `ms` have passed: the total deadline of one call (retries included).
- * `clear` drops the timer as soon as the call is over, so finished calls leave no timers behind.
+ * Abort `child` when `parent` aborts. A parent gets one listener however many children follow it
+ * (children of a client's signal would otherwise pile up: MaxListenersExceededWarning past 10).
+ * Returns the function that stops following.
  */
-export function deadlineSignal(ms: number): { signal: AbortSignal; clear(): void } {
+function follow(parent: AbortSignal, child: AbortController): () => void {
+  let children = followers.get(parent);
+  if (!children) {
+    const created = new Set<AbortController>();
+    children = created;
+    followers.set(parent, created);
+    parent.addEventListener(
+      'abort',
+      () => {
+        for (const c of created) c.abort(parent.reason);
+        created.clear();
+      },
+      { once: true },
+    );
+  }
+  children.add(child);
+  const own = children;
+  return () => own.delete(child);
+}
+
+/** The error reason of a call whose own deadline passed (abortError reads it as a timeout). */
+export class DeadlineReason extends Error {
+  override name = 'TimeoutError';
+}
+
+/**
+ * The signal of one call: aborted when any parent aborts, or once `deadlineMs` have passed (the
+ * total deadline, retries included). `clear` ends the timer and the following as soon as the
+ * call is over, so finished calls leave neither timers nor listeners behind.
+ */
+export function callSignal(parents: Array<AbortSignal | undefined>, deadlineMs?: number): { signal?: AbortSignal; deadlinePassed(): boolean; clear(): void } {
+  const present = parents.filter((s): s is AbortSignal => s !== undefined);
+  if (deadlineMs === undefined && present.length <= 1) return { signal: present[0], deadlinePassed: () => false, clear: () => undefined };
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`deadline of ${ms} ms passed`, 'TimeoutError')), ms);
+  const unfollow = present.map((parent) => (parent.aborted ? (controller.abort(parent.reason), () => false) : follow(parent, controller)));
+  let passed = false;
+  const timer =
+    deadlineMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          passed = true;
+          controller.abort(new DeadlineReason(`the deadline of ${deadlineMs} ms passed`));
+        }, deadlineMs);
   // A call in flight keeps the process alive by itself; its deadline need not.
-  (timer as { unref?: () => void }).unref?.();
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+  (timer as { unref?: () => void } | undefined)?.unref?.();
+  return {
+    signal: controller.signal,
+    deadlinePassed: () => passed,
+    clear: () => {
+      if (timer !== undefined) clearTimeout(timer);
+      for (const stop of unfollow) stop();
+    },
+  };
 }

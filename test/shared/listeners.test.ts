@@ -54,3 +54,21 @@ test.each([
   expect(mostListeners).toBeLessThanOrEqual(2);
   // The file-level hook (test/helpers/no-process-warnings.ts) also fails on any process warning.
 });
+
+test("a client's own signal gets one listener however many calls are in flight, and none is left after them", async () => {
+  const controller = new AbortController();
+  const client = h.client({ signal: controller.signal, concurrency: 16 });
+  await client.accessToken();
+  let most = 0;
+  const calls = Array.from({ length: 40 }, async () => {
+    const answer = client.organization.get();
+    most = Math.max(most, getEventListeners(controller.signal, 'abort').length);
+    return await answer;
+  });
+  await Promise.all(calls);
+  expect(most).toBe(1);
+  // Aborting later still ends calls started after the first ones finished.
+  const late = client.organization.get().catch((e: unknown) => e);
+  controller.abort();
+  expect(await late).toMatchObject({ reason: 'ABORTED' });
+});
