@@ -96,7 +96,7 @@ export const CODE_INFO: Record<number, CodeInfo & { byEndpoint?: Override }> = {
   102403: {
     kind: 'subscription',
     summary: 'The asset\'s subscription level does not allow this',
-    hint: 'Bind a subscription code of a higher level to the asset, or ask for less history.',
+    hint: 'Bind a subscription code of a higher level to the asset.',
   },
   103201: {
     kind: 'notFound',

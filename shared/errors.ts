@@ -114,10 +114,11 @@ export class LevelDeniedError extends SubscriptionError {
 
   constructor(args: ApiErrorArgs & { levelHeld?: Level }) {
     const feature = ENDPOINT_FEATURE[args.endpoint.id];
-    const explanation = feature ? explainLevelDenial(feature, args.levelHeld) : undefined;
-    // explainLevelDenial names the level itself when it knows it.
-    const held = args.levelHeld && !explanation ? ` This asset is ${args.levelHeld}.` : '';
-    super({ ...args, hint: args.hint ?? (explanation ? `${explanation}${held} ${CODE_INFO[102403].hint}` : `${CODE_INFO[102403].hint}${held}`) });
+    // explainLevelDenial names the level held itself when it knows it.
+    const explanation = feature ? explainLevelDenial(feature, args.levelHeld) : args.levelHeld ? `This asset is ${args.levelHeld}.` : '';
+    const history = feature === 'eventHistory' || feature === 'trendSignalHistory';
+    const todo = history ? `${CODE_INFO[102403].hint.slice(0, -1)}, or start later.` : CODE_INFO[102403].hint;
+    super({ ...args, hint: args.hint ?? [explanation, todo].filter(Boolean).join(' ') });
     this.levelHeld = args.levelHeld;
     this.levelsNeeded = feature ? levelsAllowing(feature) : [];
   }

@@ -62,7 +62,7 @@ test('a level-denied operation says what the asset has and what it needs (102403
 	expect(error?.name).toBe('NodeApiError');
 	expect(error?.message).toBe("The asset's subscription level does not allow this");
 	expect(error?.description).toBe(
-		'CBM analysis and commissioning-date updates need Standard or Premium; this asset is Basic. Bind a subscription code of a higher level to the asset, or ask for less history.',
+		'CBM analysis and commissioning-date updates need Standard or Premium; this asset is Basic. Bind a subscription code of a higher level to the asset.',
 	);
 	expect(error?.httpCode).toBe('403');
 });

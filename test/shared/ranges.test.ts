@@ -136,6 +136,7 @@ describe('client.ranges.events', () => {
     // The level held is read once (E9) and named beside the levels that keep more history.
     expect(error).toMatchObject({ kind: 'subscription', levelHeld: 'Basic', levelsNeeded: ['Standard', 'Premium'] });
     expect((error as Error).message).toMatch(/^The asset's subscription level does not allow this\. Event history reaches back 90 days at Basic; older data needs Standard or Premium\./);
+    expect((error as Error).message).toMatch(/Bind a subscription code of a higher level to the asset, or start later\.$/);
     expect((error as Error).message).not.toMatch(/\bE\d{1,2}\b/);
   });
 });
