@@ -268,7 +268,9 @@ export class TransportError extends DriveMonitoringError {
       ? `The platform may have carried it out before the answer was lost, so it was not repeated: ${check ?? 'check the result before repeating it'}.`
       : args.reason === 'ABORTED'
         ? 'The call was cancelled before it finished; run it again when needed.'
-        : 'Check the Base URL and the network between here and the platform, then try again.';
+        : args.reason === 'DEADLINE' || args.reason === 'TIMEOUT'
+          ? 'The platform answered too slowly, even after retries: try again in a few minutes, or ask for a shorter time range.'
+          : 'Check the Base URL and the network between here and the platform, then try again.';
     super(`The platform could not be reached: ${what} (${args.reason}): ${args.detail}`, { cause: args.cause, kind: 'unavailable', hint });
     this.reason = args.reason;
     this.detail = redact(args.detail);

@@ -272,6 +272,7 @@ describe('bounded concurrency and cancellation', () => {
     expect(error).toBeInstanceOf(TransportError);
     expect(error).toMatchObject({ reason: 'DEADLINE', endpoint: { id: 'E1' }, kind: 'unavailable' });
     expect((error as Error).message).toMatch(/the call ran past its total deadline/);
+    expect((error as TransportError).hint).toMatch(/^The platform answered too slowly, even after retries: try again in a few minutes/);
     // Ten attempts of 200 ms would be 2 s: the deadline stopped them after a few.
     expect(calls('/organization').length).toBeLessThan(10);
   });
