@@ -189,3 +189,22 @@ test('a create whose connection drops after sending says it may have been done, 
 		f.sim.faults.clear();
 	}
 });
+
+test("the workflow's timeout bounds each call: a platform that hangs fails the node with a deadline error", async () => {
+	f.sim.faults.set({ paths: ['/assetmanagement/asset/'], latencyMs: 5_000 });
+	try {
+		const workflow = f.engine.readWorkflow('single-operation.json');
+		workflow.settings = { ...workflow.settings, executionTimeout: 1 };
+		const drive = f.asset((a) => a.assetType === 'Drive', 'drive');
+		const started = Date.now();
+		const result = await f.engine.run(workflow, { input: [{ json: { assetId: drive.id } }] });
+		const error = result.nodeError('Drive Monitoring') as (Error & { description?: string; errorResponse?: Record<string, unknown> }) | undefined;
+		expect(error?.message).toBe('The Drive Monitoring platform did not answer in time: the call ran past its total deadline');
+		expect(error?.errorResponse).toMatchObject({ reason: 'DEADLINE' });
+		expect(error?.description).toMatch(/^The platform answered too slowly/);
+		// Ended by the 1 s deadline, well before the 5 s the platform would have taken.
+		expect(Date.now() - started).toBeLessThan(4_500);
+	} finally {
+		f.sim.faults.clear();
+	}
+});

@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
-import { createClient, type DriveMonitoringClient } from '../../../shared';
+import { createClient, DEFAULT_DEADLINE_MS, type DriveMonitoringClient } from '../../../shared';
 import { apiCredentialsOf } from './credentials';
 import { n8nTransport } from './n8nTransport';
 
@@ -20,5 +20,14 @@ export async function createNodeClient(this: IExecuteFunctions | ILoadOptionsFun
 	// Temporary download links must not carry the bearer token: they go through n8n's plain helper.
 	const transport = n8nTransport(async (options) => await this.helpers.httpRequest(options));
 	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
-	return createClient({ ...credentials, authenticatedTransport, transport, signal });
+	return createClient({ ...credentials, authenticatedTransport, transport, signal, deadlineMs: callDeadlineMs(this) });
+}
+
+/**
+ * The workflow's own timeout (Workflow Settings > Timeout Workflow, in seconds) bounds each call
+ * too: no call outlives the workflow. Without it, the core's default deadline applies.
+ */
+function callDeadlineMs(context: IExecuteFunctions | ILoadOptionsFunctions): number {
+	const seconds = Number(context.getWorkflowSettings?.()?.executionTimeout);
+	return Number.isFinite(seconds) && seconds > 0 ? Math.min(DEFAULT_DEADLINE_MS, seconds * 1000) : DEFAULT_DEADLINE_MS;
 }

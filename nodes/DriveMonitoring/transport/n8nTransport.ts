@@ -4,6 +4,7 @@
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { DriveMonitoringError, TransportError } from '../../../shared/errors';
 import type { Transport, TransportRequest, TransportResponse } from '../../../shared/transport/types';
+import { raceAbort } from '../../../shared/core/wait';
 
 /** One of n8n's request helpers, bound: `httpRequest` or `httpRequestWithAuthentication`. */
 export type N8nSend = (options: IHttpRequestOptions) => Promise<unknown>;
@@ -34,7 +35,10 @@ export function n8nTransport(send: N8nSend): Transport {
 				abortSignal: request.signal,
 			};
 			try {
-				return toResponse((await send(options)) as IN8nHttpFullResponse);
+				// n8n's authenticated helper replaces abortSignal with the execution's own signal, so the
+				// call's signal (its total deadline) is raced here; the request left behind still ends
+				// at its per-attempt timeout.
+				return toResponse((await raceAbort(send(options), request.signal)) as IN8nHttpFullResponse);
 			} catch (error) {
 				// n8n throws on HTTP >= 400 (so that a 401 makes it refresh the token and retry once);
 				// the core wants the answer itself, so unwrap it.
