@@ -2,6 +2,7 @@
 // denials explained with the asset's level, PowerTrain refusals, Continue On Fail, expired
 // tokens refreshed, and no secret in any output or error.
 import type { INodeParameters } from 'n8n-workflow';
+import { CODE_INFO } from '../../shared/errorCatalog';
 import { startFixture, type Fixture } from './fixture';
 
 let f: Fixture;
@@ -207,4 +208,24 @@ test("the workflow's timeout bounds each call: a platform that hangs fails the n
 	} finally {
 		f.sim.faults.clear();
 	}
+});
+
+describe('codes the simulator answers naturally, through the node: the summary first, the hint as description', () => {
+	const premium = () => f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium', 'Premium drive');
+	const cases: Array<[number, () => INodeParameters]> = [
+		[101201, () => ({ resource: 'asset', operation: 'getManyInOrganization', organization: rl(777777), returnAll: true, simplify: true })],
+		[105201, () => ({ resource: 'asset', operation: 'bindSubscriptionCode', asset: rl(premium().id), subscriptionCode: 'NO-SUCH-CODE' })],
+		[106201, () => ({ resource: 'dataSubscription', operation: 'resetPassword', subscriber: rl('00000000-0000-4000-8000-000000000000') })],
+		[107201, () => ({ resource: 'report', operation: 'download', asset: rl(premium().id), report: rl(424242), linkOnly: true })],
+	];
+
+	test.each(cases)('%d', async (code, parameters) => {
+		const result = await runOne(parameters());
+		const error = result.nodeError('Drive Monitoring') as (Error & { description?: string; errorResponse?: Record<string, unknown> }) | undefined;
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.errorResponse).toMatchObject({ code });
+		expect(error?.message).toBe(CODE_INFO[code].summary);
+		expect(error?.description).toBe(CODE_INFO[code].hint);
+		expect(`${error?.message} ${error?.description}`).not.toMatch(/\bE\d{1,2}\b/);
+	});
 });
