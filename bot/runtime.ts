@@ -3,9 +3,11 @@ import { enqueueCbmDigestIfDue } from './alerts/cbm-digest';
 import { Dispatcher } from './alerts/dispatcher';
 import { AlertEngine } from './alerts/engine';
 import type { NoticeSink } from './alerts/sink';
-import { type PushSettings, startPushSource } from './alerts/sources/push';
+import { type PushExtras, type PushSettings, startPushSource } from './alerts/sources/push';
 import { type PollSource, startPollSource } from './alerts/sources/poll';
 import { CommandHandler } from './commands/handler';
+import { type ConnectivityPoll, startConnectivityPoll } from './connectivity/poll';
+import { ConnectivityTracker } from './connectivity/tracker';
 import type { BotConfig } from './config/schema';
 import type { BotLogger } from './log';
 import { AssetDirectory } from './platform/directory';
@@ -21,6 +23,8 @@ export interface BotOptions {
   push?: PushSettings[];
   /** During a storm, how often digests go out (default 10 s). */
   digestIntervalMs?: number;
+  /** The clock of connectivity and report schedules (default Date.now; tests use the simulator's). */
+  now?: () => number;
 }
 
 /** The bot minus its Slack front: state, fleet directory, alert pipeline and command handler. */
@@ -34,6 +38,10 @@ export interface Bot {
   /** The polling source when `source.kind` is `poll`. */
   poll?: PollSource;
   push: PushReceiver[];
+  /** Online/offline of the fleet, when `connectivity.enabled`. */
+  connectivity?: ConnectivityTracker;
+  /** The E8 polling of connectivity when `source.kind` is `poll`. */
+  connectivityPoll?: ConnectivityPoll;
   stop(): Promise<void>;
 }
 
@@ -49,23 +57,46 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     logger,
   });
   const engine = new AlertEngine(store, config, (id) => directory.ref(id), () => dispatcher.kick());
-  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger });
+  const now = options.now ?? Date.now;
+  const connectivity = config.connectivity.enabled
+    ? new ConnectivityTracker({
+        store,
+        config,
+        resolveAsset: (id) => directory.ref(id),
+        onEnqueued: () => dispatcher.kick(),
+        logger,
+        now,
+        observationIntervalMs: config.source.kind === 'push' ? 3_600_000 : config.connectivity.pollIntervalMinutes * 60_000,
+      })
+    : undefined;
+  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger, connectivity });
   // Calls left in the outbox by the previous run go out first.
   dispatcher.kick();
   let poll: PollSource | undefined;
+  let connectivityPoll: ConnectivityPoll | undefined;
   const push: PushReceiver[] = [];
   let started = false;
   try {
     await directory.ensure();
     if (config.source.kind === 'push') {
       if (!options.push?.length) throw new Error('source.kind is push but no data-subscription user is configured (DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC)');
-      for (const settings of options.push) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled));
+      const extras: PushExtras = {
+        dataTypes: connectivity ? ['AssetState'] : [],
+        handle: async (message) => {
+          if (message.dataType === 'AssetState' && connectivity) {
+            await connectivity.observe(message.record.assetId ?? (message.assetId as number), message.record.online, message.record.time ?? message.time);
+          }
+        },
+      };
+      for (const settings of options.push) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled, extras));
     } else {
       poll = startPollSource({ engine, platform, directory, store, config, logger });
+      if (connectivity) connectivityPoll = startConnectivityPoll({ tracker: connectivity, platform, directory, config, logger, now });
     }
     started = true;
   } finally {
     if (!started) {
+      connectivity?.close();
       await Promise.allSettled(push.map((r) => r.close()));
       await dispatcher.stop();
       store.close();
@@ -85,10 +116,14 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     commands,
     poll,
     push,
+    connectivity,
+    connectivityPoll,
     async stop() {
       clearInterval(digestTimer);
+      connectivity?.close();
       await Promise.allSettled(push.map((r) => r.close()));
       await poll?.close();
+      await connectivityPoll?.close();
       await dispatcher.stop();
       store.close();
     },

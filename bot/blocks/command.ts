@@ -4,6 +4,7 @@ import type { PlatformEvent } from '../platform/types';
 import { assetLine, cbmEmoji, conditionEmoji, formatTime, severityEmoji, sparkline } from '../render/format';
 import { DETAILS_ACTION } from './alert';
 import { predictedDates } from './cbm';
+import { linkText, offlineBlocks } from './links';
 import { actions, button, type Block, context, divider, esc, fields, header, section, sectionsOf, type SlackMessage } from './kit';
 
 export const HELP_LINES = (command: string): string[] => [
@@ -51,6 +52,7 @@ function statusBlocks(s: AssetStatus, timeZone: string): Block[] {
     section(`*Conditions*\n${conditions}`),
     section(`*Open events (last 7 days)*\n${s.openEvents.length === 0 ? 'none' : eventLines(s.openEvents, timeZone, 10).join('\n')}`),
     ...cbmBlocks(s.cbm),
+    ...(s.link ? [section(`*Connectivity*: ${linkText(s.link, timeZone)}`)] : []),
   ];
 }
 
@@ -91,6 +93,7 @@ export function commandMessage(result: CommandResult, timeZone: string): SlackMe
           section(`*${result.assets} assets* · Overall condition: ${counts}${result.known < result.assets ? ` (${result.known} of ${result.assets} read so far)` : ''}`),
           divider(),
           section(`*Assets with open faults*\n${faults.length ? faults.join('\n') : 'none'}`),
+          ...offlineBlocks(result.offlineByGroup),
         ],
       };
     }

@@ -9,6 +9,7 @@ import type { BotLogger } from '../log';
 import type { AssetDirectory } from '../platform/directory';
 import type { AssetListItem, DrivePlatform } from '../platform/types';
 import type { StateStore } from '../state/store';
+import type { ConnectivityTracker } from '../connectivity/tracker';
 import type { CbmSection, CommandResult } from './model';
 
 const RANGE = /^(\d{1,4})(h|d)$/i;
@@ -22,6 +23,8 @@ export interface CommandDeps {
   logger: BotLogger;
   /** How long `health` waits for conditions before answering with what it has. */
   healthBudgetMs?: number;
+  /** Online/offline of the fleet (assumption B30), shown by `status` and `health`. */
+  connectivity?: ConnectivityTracker;
 }
 
 function listRef(a: AssetListItem): AssetRef {
@@ -141,6 +144,7 @@ export class CommandHandler {
       conditions,
       openEvents: events.filter((e) => e.eventStatus === 'Open'),
       cbm,
+      link: this.deps.connectivity?.link(item.id),
     };
   }
 
@@ -213,6 +217,13 @@ export class CommandHandler {
       entry.count++;
       faults.set(alert.asset.id, entry);
     }
-    return { kind: 'health', group, assets: assets.length, known, byStatus, openFaults: [...faults.values()].sort((a, b) => b.count - a.count) };
+    // Offline (and unknown) per group, from the connectivity tracker (assumption B30).
+    const offlineByGroup: Record<string, { offline: number; unknown: number }> = {};
+    for (const link of this.deps.connectivity?.notOnline() ?? []) {
+      if (!ids.has(link.asset.id)) continue;
+      const entry = (offlineByGroup[link.asset.group || '-'] ??= { offline: 0, unknown: 0 });
+      entry[link.state === 'unknown' ? 'unknown' : 'offline']++;
+    }
+    return { kind: 'health', group, assets: assets.length, known, byStatus, openFaults: [...faults.values()].sort((a, b) => b.count - a.count), offlineByGroup };
   }
 }

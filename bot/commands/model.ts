@@ -1,4 +1,5 @@
 import type { AssetRef, CbmAlert } from '../alerts/model';
+import type { AssetLink } from '../connectivity/tracker';
 import type { Condition, PlatformEvent } from '../platform/types';
 
 /** A CBM answer: the units, or why there are none. */
@@ -15,6 +16,8 @@ export interface AssetStatus {
   conditions: Condition[] | { denied: string };
   openEvents: PlatformEvent[];
   cbm: CbmSection;
+  /** Online/offline as the connectivity tracker knows it; absent when it is off or never saw the asset. */
+  link?: AssetLink;
 }
 
 /** What a command answers, before it is rendered to Block Kit or terminal text. */
@@ -35,6 +38,8 @@ export type CommandResult =
       known: number;
       byStatus: Record<string, number>;
       openFaults: Array<{ asset: AssetRef; count: number }>;
+      /** Assets offline or unknown, per group name. */
+      offlineByGroup?: Record<string, { offline: number; unknown: number }>;
     }
   | { kind: 'find'; query: string; matches: AssetRef[]; more: boolean }
   | { kind: 'error'; message: string };

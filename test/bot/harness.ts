@@ -35,6 +35,8 @@ export interface BotUnderTest {
   /** Platform credentials: an EU organization's for push, the operator's otherwise. */
   orgId?: number;
   digestIntervalMs?: number;
+  /** The bot's clock for connectivity and report schedules (e.g. the simulator's). */
+  now?: () => number;
 }
 
 /** The whole bot as `npm start` assembles it with Slack tokens, its Web API at the local server. */
@@ -52,6 +54,7 @@ export function startTestBot(options: BotUnderTest): Promise<Bot> {
     logger: options.logger,
     push: options.push ? [options.push] : undefined,
     digestIntervalMs: options.digestIntervalMs,
+    now: options.now,
   });
 }
 

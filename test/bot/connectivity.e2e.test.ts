@@ -1,0 +1,133 @@
+import type { Bot } from '../../bot/runtime';
+import { startSimulator, type Simulator } from '../../simulator';
+import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
+import { pushUserFor, shutdown, type SimAsset, startTestBot } from './harness';
+import { SlackApiServer, type StoredMessage } from './slack-server';
+
+// Connectivity (issue 16): a line's gateway with five drives goes offline and comes back. The bot
+// must post one grouped message per route, update it on return and reply in its thread, from the
+// AssetState push and, without push, from E8's latest-data time.
+const botToken = fakeSlackToken('b');
+const CHANNEL = '#plant-connectivity';
+
+/** Five drives and motors of one group of one organization, put behind one gateway. */
+function lineOf(sim: Simulator): { line: SimAsset[]; gateway: string } {
+  const byGroup = new Map<number, SimAsset[]>();
+  for (const a of sim.fleet.assets()) if (a.assetType !== 'PowerTrain') byGroup.set(a.groupId, [...(byGroup.get(a.groupId) ?? []), a]);
+  const line = [...byGroup.values()].find((assets) => assets.length >= 5)?.slice(0, 5);
+  if (!line) throw new Error('no group with five drives and motors in the simulated fleet');
+  return { line, gateway: sim.control.assignGateway(line.map((a) => a.id)) };
+}
+
+function connectivityMessages(slack: SlackApiServer, line: readonly SimAsset[]): StoredMessage[] {
+  return slack.posts().filter((m) => !m.threadTs && m.channel === slack.channelId(CHANNEL) && line.some((a) => m.text.includes(a.serialNumber)));
+}
+
+async function expectGroupedOutageAndReturn(
+  slack: SlackApiServer,
+  bot: () => Bot,
+  line: readonly SimAsset[],
+  goOffline: () => Promise<void>,
+  comeBack: () => Promise<void>,
+): Promise<void> {
+  await goOffline();
+  const [message] = await waitFor('the grouped offline message', () => {
+    const found = connectivityMessages(slack, line);
+    return found.length > 0 && line.every((a) => found[0].text.includes(a.serialNumber)) && found;
+  });
+  await bot().dispatcher.drain(5000);
+  expect(connectivityMessages(slack, line)).toEqual([message]);
+  expect(JSON.stringify(message.blocks)).toContain('offline since');
+  for (const asset of line) expect(bot().connectivity?.link(asset.id)?.state).toBe('offline');
+  const health = await bot().commands.handle('health');
+  expect(health.kind === 'health' && Object.values(health.offlineByGroup ?? {}).reduce((n, g) => n + g.offline, 0)).toBeGreaterThanOrEqual(5);
+  const status = await bot().commands.handle(`status ${line[0].id}`);
+  expect(status.kind === 'status' && status.link?.state).toBe('offline');
+
+  await comeBack();
+  await waitFor('the message updated as back online', () => message.updates > 0 && message.text.includes('Back online'));
+  const reply = await waitFor('the thread reply', () => slack.posts().find((m) => m.threadTs === message.ts));
+  expect(reply.text).toContain('All 5 assets');
+  await bot().dispatcher.drain(5000);
+  expect(connectivityMessages(slack, line)).toEqual([message]);
+  expect(slack.posts().filter((m) => m.threadTs === message.ts)).toHaveLength(1);
+  expect(slack.problems).toEqual([]);
+}
+
+describe('from the AssetState push', () => {
+  const { logger } = capturingLogger();
+  const state = tempStateFile();
+  let sim: Simulator;
+  let slack: SlackApiServer;
+  let bot: Bot;
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    slack = await new SlackApiServer({ token: botToken }).start();
+  });
+  afterAll(() => shutdown({ bot, slack, sim, state }));
+
+  test('a gateway with 5 drives goes offline: one grouped message, updated and answered when they return', async () => {
+    const { line, gateway } = lineOf(sim);
+    const push = await pushUserFor(sim, line[0].orgId, logger);
+    bot = await startTestBot({
+      sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, push, orgId: line[0].orgId,
+      now: () => sim.clock.now(),
+      config: { connectivity: { minOfflineMinutes: 0, channel: CHANNEL } },
+    });
+    await expectGroupedOutageAndReturn(
+      slack,
+      () => bot,
+      line,
+      async () => {
+        sim.control.setGatewayOnline(gateway, false);
+        sim.clock.advance(60_000);
+        sim.control.tickHourly();
+      },
+      async () => {
+        sim.control.setGatewayOnline(gateway, true);
+        sim.clock.advance(60_000);
+        sim.control.tickHourly();
+      },
+    );
+  }, 60_000);
+});
+
+describe('from E8 polling', () => {
+  const { logger } = capturingLogger();
+  const state = tempStateFile();
+  let sim: Simulator;
+  let slack: SlackApiServer;
+  let bot: Bot;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ push: false });
+    slack = await new SlackApiServer({ token: botToken }).start();
+  });
+  afterAll(() => shutdown({ bot, slack, sim, state }));
+
+  test('the same gateway outage found by latest-data time, across a restart before the return', async () => {
+    const { line, gateway } = lineOf(sim);
+    const start = () =>
+      startTestBot({ sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, now: () => sim.clock.now(), config: { connectivity: { minOfflineMinutes: 10, channel: CHANNEL } } });
+    bot = await start();
+    await bot.connectivityPoll?.pollOnce();
+    await expectGroupedOutageAndReturn(
+      slack,
+      () => bot,
+      line,
+      async () => {
+        sim.control.setGatewayOnline(gateway, false);
+        sim.clock.advance(12 * 60_000);
+        await bot.connectivityPoll?.pollOnce();
+        await bot.stop();
+        bot = await start();
+      },
+      async () => {
+        sim.control.setGatewayOnline(gateway, true);
+        sim.clock.advance(2 * 60_000);
+        await bot.connectivityPoll?.pollOnce();
+      },
+    );
+  }, 60_000);
+});
