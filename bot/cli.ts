@@ -16,6 +16,11 @@ import { createSlackApp } from './slack/app';
 import { createAlertClient, SlackNoticeSink } from './slack/sink';
 import { startRepl } from './terminal/repl';
 import { TerminalNoticeSink } from './terminal/sink';
+import { TerminalMessageSink } from './terminal/messages';
+import { createMessageClient, SlackMessageSink } from './slack/messages';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 
 const USAGE = `Usage: node dist/bot/cli.js [--config bot.yml]
 
@@ -104,7 +109,11 @@ async function main(): Promise<void> {
   const sink: NoticeSink = terminal
     ? new TerminalNoticeSink(write, config.timeZone, config.command)
     : new SlackNoticeSink(createAlertClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL), config.timeZone);
-  const bot = await startBot({ config, platform: setup.platform, sink, logger, push: setup.push }).catch(async (error: unknown) => {
+  // Reports and charts: uploaded to Slack, or saved in a folder the terminal names.
+  const messages = terminal
+    ? new TerminalMessageSink(write, mkdtempSync(path.join(tmpdir(), 'drive-bot-files-')))
+    : new SlackMessageSink(createMessageClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL));
+  const bot = await startBot({ config, platform: setup.platform, sink, logger, push: setup.push, messages }).catch(async (error: unknown) => {
     await setup.close();
     throw error;
   });

@@ -8,6 +8,9 @@ import { type PollSource, startPollSource } from './alerts/sources/poll';
 import { CommandHandler } from './commands/handler';
 import { type ConnectivityPoll, startConnectivityPoll } from './connectivity/poll';
 import { ConnectivityTracker } from './connectivity/tracker';
+import { ReportScheduler } from './reports/schedule';
+import { ReportService } from './reports/service';
+import type { MessageSink } from './reports/sink';
 import type { BotConfig } from './config/schema';
 import type { BotLogger } from './log';
 import { AssetDirectory } from './platform/directory';
@@ -25,6 +28,8 @@ export interface BotOptions {
   digestIntervalMs?: number;
   /** The clock of connectivity and report schedules (default Date.now; tests use the simulator's). */
   now?: () => number;
+  /** Where reports and charts are posted and uploaded (Slack or the terminal); without it, no reports. */
+  messages?: MessageSink;
 }
 
 /** The bot minus its Slack front: state, fleet directory, alert pipeline and command handler. */
@@ -42,6 +47,9 @@ export interface Bot {
   connectivity?: ConnectivityTracker;
   /** The E8 polling of connectivity when `source.kind` is `poll`. */
   connectivityPoll?: ConnectivityPoll;
+  /** Reports in Slack, when a message sink was given. */
+  reports?: ReportService;
+  reportSchedule?: ReportScheduler;
   stop(): Promise<void>;
 }
 
@@ -69,7 +77,10 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         observationIntervalMs: config.source.kind === 'push' ? 3_600_000 : config.connectivity.pollIntervalMinutes * 60_000,
       })
     : undefined;
-  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger, connectivity });
+  const reports = options.messages
+    ? new ReportService({ platform, directory, store, sink: options.messages, logger, now, pollOnly: config.source.kind === 'poll', connectivity })
+    : undefined;
+  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger, connectivity, reports, now });
   // Calls left in the outbox by the previous run go out first.
   dispatcher.kick();
   let poll: PollSource | undefined;
@@ -81,10 +92,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     if (config.source.kind === 'push') {
       if (!options.push?.length) throw new Error('source.kind is push but no data-subscription user is configured (DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC)');
       const extras: PushExtras = {
-        dataTypes: connectivity ? ['AssetState'] : [],
+        dataTypes: [...(connectivity ? (['AssetState'] as const) : []), ...(reports ? (['AssetReport'] as const) : [])],
         handle: async (message) => {
           if (message.dataType === 'AssetState' && connectivity) {
             await connectivity.observe(message.record.assetId ?? (message.assetId as number), message.record.online, message.record.time ?? message.time);
+          } else if (message.dataType === 'AssetReport' && reports) {
+            await reports.onPushedReport(message.record);
           }
         },
       };
@@ -97,11 +110,16 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   } finally {
     if (!started) {
       connectivity?.close();
+      reports?.close();
       await Promise.allSettled(push.map((r) => r.close()));
       await dispatcher.stop();
       store.close();
     }
   }
+  // Schedules start once the sources run, so a report made now can be followed.
+  const reportSchedule = reports && config.reports.length > 0 ? new ReportScheduler({ config, reports, store, logger, now }) : undefined;
+  // Reports left Creating by the previous run are looked up now.
+  if (reports) void reports.checkPending();
   const digestTimer = setInterval(() => {
     if (enqueueCbmDigestIfDue(store, config)) dispatcher.kick();
   }, 60_000);
@@ -118,8 +136,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     push,
     connectivity,
     connectivityPoll,
+    reports,
+    reportSchedule,
     async stop() {
       clearInterval(digestTimer);
+      await reportSchedule?.close();
+      reports?.close();
       connectivity?.close();
       await Promise.allSettled(push.map((r) => r.close()));
       await poll?.close();

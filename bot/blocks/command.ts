@@ -5,6 +5,7 @@ import { assetLine, cbmEmoji, conditionEmoji, formatTime, severityEmoji, sparkli
 import { DETAILS_ACTION } from './alert';
 import { predictedDates } from './cbm';
 import { linkText, offlineBlocks } from './links';
+import { reportStartedAnswer } from './report';
 import { actions, button, type Block, context, divider, esc, fields, header, section, sectionsOf, type SlackMessage } from './kit';
 
 export const HELP_LINES = (command: string): string[] => [
@@ -13,6 +14,7 @@ export const HELP_LINES = (command: string): string[] => [
   `\`${command} cbm <asset>\`: CBM units, predicted dates and the 30-day KPI trend`,
   `\`${command} health [group]\`: fleet summary, counts by condition, assets with open faults`,
   `\`${command} find <text>\`: assets whose name, serial number or group contains the text`,
+  `\`${command} report <asset|group> [7d|30d|from..to] [title]\`: a drive or fleet report, posted here as a PDF`,
   `\`${command} help\`: this list`,
   'An asset is a name, a serial number or an id.',
 ];
@@ -97,6 +99,8 @@ export function commandMessage(result: CommandResult, timeZone: string): SlackMe
         ],
       };
     }
+    case 'report_started':
+      return reportStartedAnswer(result);
     case 'find':
       return {
         text: `${result.matches.length} assets match "${result.query}"`,

@@ -10,6 +10,8 @@ import type { AssetDirectory } from '../platform/directory';
 import type { AssetListItem, DrivePlatform } from '../platform/types';
 import type { StateStore } from '../state/store';
 import type { ConnectivityTracker } from '../connectivity/tracker';
+import { parseReportRequest } from '../reports/request';
+import type { ReportService } from '../reports/service';
 import type { CbmSection, CommandResult } from './model';
 
 const RANGE = /^(\d{1,4})(h|d)$/i;
@@ -25,6 +27,16 @@ export interface CommandDeps {
   healthBudgetMs?: number;
   /** Online/offline of the fleet (assumption B30), shown by `status` and `health`. */
   connectivity?: ConnectivityTracker;
+  /** Reports in Slack (`report`); absent when the bot has nowhere to upload files. */
+  reports?: ReportService;
+  /** The bot's clock (report dates). */
+  now?: () => number;
+}
+
+/** Where a command was typed: reports and charts are posted there. */
+export interface CommandContext {
+  channel?: string;
+  user?: string;
 }
 
 function listRef(a: AssetListItem): AssetRef {
@@ -54,7 +66,7 @@ export class CommandHandler {
 
   constructor(private readonly deps: CommandDeps) {}
 
-  async handle(text: string): Promise<CommandResult> {
+  async handle(text: string, context: CommandContext = {}): Promise<CommandResult> {
     const words = text.trim().split(/\s+/).filter(Boolean);
     const sub = (words.shift() ?? 'help').toLowerCase();
     const rest = words.join(' ');
@@ -74,6 +86,8 @@ export class CommandHandler {
           return await this.health(rest || undefined);
         case 'find':
           return await this.find(rest);
+        case 'report':
+          return await this.report(rest, context);
         default:
           return { kind: 'usage', command: this.deps.command, message: `"${sub}" is not a subcommand.` };
       }
@@ -162,6 +176,19 @@ export class CommandHandler {
     if ('denied' in events) return { kind: 'events', asset, range, events: [], denied: events.denied };
     events.sort((a, b) => String(b.eventDateTime).localeCompare(String(a.eventDateTime)));
     return { kind: 'events', asset, range, events };
+  }
+
+  /** `report <asset|group> [7d|30d|from..to] [title]`: checked, requested, answered at once (B36). */
+  private async report(text: string, context: CommandContext): Promise<CommandResult> {
+    const { reports } = this.deps;
+    if (!reports || !context.channel) return { kind: 'refused', message: 'Reports are posted in a channel: use the command in Slack (or the terminal mode).' };
+    if (!text) return { kind: 'usage', command: this.deps.command, message: '`report` needs an asset or an asset group, e.g. `report "Line 3" 30d Monthly line report`.' };
+    const parsed = parseReportRequest(text, (this.deps.now ?? Date.now)());
+    if ('error' in parsed) return { kind: 'usage', command: this.deps.command, message: parsed.error };
+    const outcome = await reports.request({ ...parsed, channel: context.channel, requestedBy: context.user });
+    if (outcome.kind === 'refused') return { kind: 'refused', message: outcome.message };
+    const { job } = outcome;
+    return { kind: 'report_started', reportId: job.reportId, title: job.title, what: job.what, startDate: job.startDate, endDate: job.endDate, note: outcome.note };
   }
 
   private async find(text: string): Promise<CommandResult> {

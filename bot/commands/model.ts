@@ -42,4 +42,6 @@ export type CommandResult =
       offlineByGroup?: Record<string, { offline: number; unknown: number }>;
     }
   | { kind: 'find'; query: string; matches: AssetRef[]; more: boolean }
+  /** A report was requested: the PDF follows in the thread of the message it posted (issue 16). */
+  | { kind: 'report_started'; reportId: number; title: string; what: string; startDate: string; endDate: string; note?: string }
   | { kind: 'error'; message: string };

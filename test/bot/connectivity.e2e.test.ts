@@ -1,8 +1,8 @@
 import type { Bot } from '../../bot/runtime';
-import { startSimulator, type Simulator } from '../../simulator';
-import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
-import { pushUserFor, shutdown, type SimAsset, startTestBot } from './harness';
-import { SlackApiServer, type StoredMessage } from './slack-server';
+import type { Simulator } from '../../simulator';
+import { fakeSlackToken, waitFor } from './helpers';
+import { pushUserFor, type SimAsset, startTestBot, useFixture } from './harness';
+import type { SlackApiServer, StoredMessage } from './slack-server';
 
 // Connectivity (issue 16): a line's gateway with five drives goes offline and comes back. The bot
 // must post one grouped message per route, update it on return and reply in its thread, from the
@@ -55,29 +55,20 @@ async function expectGroupedOutageAndReturn(
 }
 
 describe('from the AssetState push', () => {
-  const { logger } = capturingLogger();
-  const state = tempStateFile();
-  let sim: Simulator;
-  let slack: SlackApiServer;
-  let bot: Bot;
-
-  beforeAll(async () => {
-    sim = await startSimulator();
-    slack = await new SlackApiServer({ token: botToken }).start();
-  });
-  afterAll(() => shutdown({ bot, slack, sim, state }));
+  const f = useFixture(botToken);
 
   test('a gateway with 5 drives goes offline: one grouped message, updated and answered when they return', async () => {
+    const { sim, slack, logger, state } = f;
     const { line, gateway } = lineOf(sim);
     const push = await pushUserFor(sim, line[0].orgId, logger);
-    bot = await startTestBot({
+    f.bot = await startTestBot({
       sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, push, orgId: line[0].orgId,
       now: () => sim.clock.now(),
       config: { connectivity: { minOfflineMinutes: 0, channel: CHANNEL } },
     });
     await expectGroupedOutageAndReturn(
       slack,
-      () => bot,
+      () => f.bot as Bot,
       line,
       async () => {
         sim.control.setGatewayOnline(gateway, false);
@@ -94,39 +85,31 @@ describe('from the AssetState push', () => {
 });
 
 describe('from E8 polling', () => {
-  const { logger } = capturingLogger();
-  const state = tempStateFile();
-  let sim: Simulator;
-  let slack: SlackApiServer;
-  let bot: Bot;
-
-  beforeAll(async () => {
-    sim = await startSimulator({ push: false });
-    slack = await new SlackApiServer({ token: botToken }).start();
-  });
-  afterAll(() => shutdown({ bot, slack, sim, state }));
+  const f = useFixture(botToken, { push: false });
 
   test('the same gateway outage found by latest-data time, across a restart before the return', async () => {
+    const { sim, slack, logger, state } = f;
     const { line, gateway } = lineOf(sim);
     const start = () =>
       startTestBot({ sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, now: () => sim.clock.now(), config: { connectivity: { minOfflineMinutes: 10, channel: CHANNEL } } });
-    bot = await start();
-    await bot.connectivityPoll?.pollOnce();
+    const bot = () => f.bot as Bot;
+    f.bot = await start();
+    await bot().connectivityPoll?.pollOnce();
     await expectGroupedOutageAndReturn(
       slack,
-      () => bot,
+      bot,
       line,
       async () => {
         sim.control.setGatewayOnline(gateway, false);
         sim.clock.advance(12 * 60_000);
-        await bot.connectivityPoll?.pollOnce();
-        await bot.stop();
-        bot = await start();
+        await bot().connectivityPoll?.pollOnce();
+        await bot().stop();
+        f.bot = await start();
       },
       async () => {
         sim.control.setGatewayOnline(gateway, true);
         sim.clock.advance(2 * 60_000);
-        await bot.connectivityPoll?.pollOnce();
+        await bot().connectivityPoll?.pollOnce();
       },
     );
   }, 60_000);
