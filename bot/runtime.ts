@@ -9,6 +9,8 @@ import { CommandHandler } from './commands/handler';
 import { type ConnectivityPoll, startConnectivityPoll } from './connectivity/poll';
 import { ConnectivityTracker } from './connectivity/tracker';
 import { ReportScheduler } from './reports/schedule';
+import { TrendService } from './charts/trend';
+import { withKpiCharts } from './charts/cbm-sink';
 import { ReportService } from './reports/service';
 import type { MessageSink } from './reports/sink';
 import type { BotConfig } from './config/schema';
@@ -54,7 +56,8 @@ export interface Bot {
 }
 
 export async function startBot(options: BotOptions): Promise<Bot> {
-  const { config, platform, sink, logger } = options;
+  const { config, platform, logger } = options;
+  const sink = options.messages ? withKpiCharts(options.sink, options.messages, logger) : options.sink;
   const store = new StateStore(config.stateFile);
   const directory = new AssetDirectory(platform, { logger, concurrency: config.source.concurrency });
   const dispatcher = new Dispatcher(store, sink, {
@@ -80,7 +83,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const reports = options.messages
     ? new ReportService({ platform, directory, store, sink: options.messages, logger, now, pollOnly: config.source.kind === 'poll', connectivity })
     : undefined;
-  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger, connectivity, reports, now });
+  const trends = new TrendService({ platform, directory, sink: options.messages, timeZone: config.timeZone, logger, now });
+  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger, connectivity, reports, now, trends });
   // Calls left in the outbox by the previous run go out first.
   dispatcher.kick();
   let poll: PollSource | undefined;

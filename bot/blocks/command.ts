@@ -6,6 +6,7 @@ import { DETAILS_ACTION } from './alert';
 import { predictedDates } from './cbm';
 import { linkText, offlineBlocks } from './links';
 import { reportStartedAnswer } from './report';
+import { signalBlocks, trendAnswer } from './trend';
 import { actions, button, type Block, context, divider, esc, fields, header, section, sectionsOf, type SlackMessage } from './kit';
 
 export const HELP_LINES = (command: string): string[] => [
@@ -15,6 +16,7 @@ export const HELP_LINES = (command: string): string[] => [
   `\`${command} health [group]\`: fleet summary, counts by condition, assets with open faults`,
   `\`${command} find <text>\`: assets whose name, serial number or group contains the text`,
   `\`${command} report <asset|group> [7d|30d|from..to] [title]\`: a drive or fleet report, posted here as a PDF`,
+  `\`${command} trend <asset> <signal> [24h|7d|30d]\`: a chart of a signal (speed, current, temperature...), posted here`,
   `\`${command} help\`: this list`,
   'An asset is a name, a serial number or an id.',
 ];
@@ -55,6 +57,7 @@ function statusBlocks(s: AssetStatus, timeZone: string): Block[] {
     section(`*Open events (last 7 days)*\n${s.openEvents.length === 0 ? 'none' : eventLines(s.openEvents, timeZone, 10).join('\n')}`),
     ...cbmBlocks(s.cbm),
     ...(s.link ? [section(`*Connectivity*: ${linkText(s.link, timeZone)}`)] : []),
+    ...signalBlocks(s.signals, timeZone),
   ];
 }
 
@@ -101,6 +104,8 @@ export function commandMessage(result: CommandResult, timeZone: string): SlackMe
     }
     case 'report_started':
       return reportStartedAnswer(result);
+    case 'trend':
+      return trendAnswer(result, timeZone);
     case 'find':
       return {
         text: `${result.matches.length} assets match "${result.query}"`,

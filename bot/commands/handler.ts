@@ -12,6 +12,7 @@ import type { StateStore } from '../state/store';
 import type { ConnectivityTracker } from '../connectivity/tracker';
 import { parseReportRequest } from '../reports/request';
 import type { ReportService } from '../reports/service';
+import type { TrendService } from '../charts/trend';
 import type { CbmSection, CommandResult } from './model';
 
 const RANGE = /^(\d{1,4})(h|d)$/i;
@@ -31,6 +32,8 @@ export interface CommandDeps {
   reports?: ReportService;
   /** The bot's clock (report dates). */
   now?: () => number;
+  /** `trend` charts and the latest signal values of `status` (E16, E17). */
+  trends?: TrendService;
 }
 
 /** Where a command was typed: reports and charts are posted there. */
@@ -88,6 +91,8 @@ export class CommandHandler {
           return await this.find(rest);
         case 'report':
           return await this.report(rest, context);
+        case 'trend':
+          return await this.trend(rest, context);
         default:
           return { kind: 'usage', command: this.deps.command, message: `"${sub}" is not a subcommand.` };
       }
@@ -138,7 +143,7 @@ export class CommandHandler {
   private async status(item: AssetListItem): Promise<CommandResult> {
     const { platform, directory } = this.deps;
     const end = ceilToSecond(new Date());
-    const [detail, conditions, events, cbm, level, asset] = await Promise.all([
+    const [detail, conditions, events, cbm, level, asset, signals] = await Promise.all([
       // Fresh, not the directory's cached detail: "latest data" must be now's.
       platform.assets.get({ id: item.id }),
       this.orDenied(platform.assetData.getConditions({ assetId: item.id }), item.id, 'healthConditions'),
@@ -146,6 +151,7 @@ export class CommandHandler {
       this.cbm(item.id),
       this.level(item.id),
       directory.ref(item.id),
+      item.assetType === 'PowerTrain' ? undefined : this.deps.trends?.latest(item.id),
     ]);
     return {
       kind: 'status',
@@ -159,6 +165,7 @@ export class CommandHandler {
       openEvents: events.filter((e) => e.eventStatus === 'Open'),
       cbm,
       link: this.deps.connectivity?.link(item.id),
+      signals,
     };
   }
 
@@ -189,6 +196,16 @@ export class CommandHandler {
     if (outcome.kind === 'refused') return { kind: 'refused', message: outcome.message };
     const { job } = outcome;
     return { kind: 'report_started', reportId: job.reportId, title: job.title, what: job.what, startDate: job.startDate, endDate: job.endDate, note: outcome.note };
+  }
+
+  /** `trend <asset> <signal> [24h|7d|30d]`: a PNG chart posted in the channel, a text chart in the answer. */
+  private async trend(text: string, context: CommandContext): Promise<CommandResult> {
+    const { trends } = this.deps;
+    if (!trends) return { kind: 'refused', message: 'Charts are not available in this mode.' };
+    const answer = await trends.trend(text, context.channel, (id) => this.deps.directory.ref(id));
+    if (answer.kind === 'usage') return { kind: 'usage', command: this.deps.command, message: answer.message };
+    if (answer.kind === 'refused') return { kind: 'refused', message: answer.message };
+    return answer;
   }
 
   private async find(text: string): Promise<CommandResult> {
