@@ -11,6 +11,7 @@ import { ConnectivityTracker } from './connectivity/tracker';
 import { ReportScheduler } from './reports/schedule';
 import { TrendService } from './charts/trend';
 import { withKpiCharts } from './charts/cbm-sink';
+import { HomeService } from './home/service';
 import { ReportService } from './reports/service';
 import type { MessageSink } from './reports/sink';
 import type { BotConfig } from './config/schema';
@@ -52,6 +53,8 @@ export interface Bot {
   /** Reports in Slack, when a message sink was given. */
   reports?: ReportService;
   reportSchedule?: ReportScheduler;
+  /** What the App Home shows. */
+  home: HomeService;
   stop(): Promise<void>;
 }
 
@@ -142,6 +145,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     connectivityPoll,
     reports,
     reportSchedule,
+    // HOOK: pass `silences` once the silence store exists (issue 12); the tab says so until then.
+    home: new HomeService({ store, connectivity, now }),
     async stop() {
       clearInterval(digestTimer);
       await reportSchedule?.close();
