@@ -103,6 +103,8 @@ export class SlackApiServer {
   readonly calls: RecordedCall[] = [];
   readonly responses: Array<{ id: string; body: Record<string, unknown>; at: number }> = [];
   readonly messages = new Map<string, StoredMessage>();
+  /** The messages files.completeUploadExternal shared files in. */
+  readonly fileShares: StoredMessage[] = [];
   /** Files by id, from files.getUploadURLExternal on. */
   readonly files = new Map<string, UploadedFile>();
   /** The App Home view last published for each user (views.publish). */
@@ -264,10 +266,12 @@ export class SlackApiServer {
         const channel = typeof body.channel_id === 'string' ? this.channelId(body.channel_id) : undefined;
         const threadTs = typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : undefined;
         list.forEach((f, i) => Object.assign(files[i] as UploadedFile, { title: f.title, channel, threadTs }));
+        // Slack shares the files in a message of their own; kept apart from `messages` so that a
+        // test looking for a thread's text replies does not find a file share.
         if (channel) {
           const ts = `${Math.floor(Date.now() / 1000)}.${String(++this.seq).padStart(6, '0')}`;
           const text = typeof body.initial_comment === 'string' ? body.initial_comment : '';
-          this.messages.set(`${channel}/${ts}`, { channel, ts, text, blocks: [], threadTs, updates: 0, files: files as UploadedFile[] });
+          this.fileShares.push({ channel, ts, text, blocks: [], threadTs, updates: 0, files: files as UploadedFile[] });
         }
         return { ok: true, files: list.map((f) => ({ id: f.id, title: f.title ?? '' })) };
       }
