@@ -77,7 +77,7 @@ export function renderSeriesChart(series: ParamSeries, options: { title: string;
         legend: { display: true, labels: { filter: (item) => item.text !== 'min' } },
       },
       scales: {
-        x: { type: 'linear', title: { display: true, text: options.zoneLabel }, ticks: { maxTicksLimit: 10, callback: (v) => tickLabel(Number(v), options.timeZone, span > 86_400_000) } },
+        x: { type: 'linear', min: series.timestamp[0], max: series.timestamp[series.timestamp.length - 1], title: { display: true, text: options.zoneLabel }, ticks: { maxTicksLimit: 10, callback: (v) => tickLabel(Number(v), options.timeZone, span > 86_400_000) } },
         y: { type: 'linear', title: { display: Boolean(series.config.unit), text: series.config.unit ?? '' } },
       },
     },

@@ -3,7 +3,7 @@ import type { PushSettings } from '../alerts/sources/push';
 
 /**
  * The data-subscription user the bot receives with (E26 when the organization has none, then
- * E28 for events and CBM). An existing user's password is masked (A8) and resetting it (E30)
+ * E28 for events, CBM, asset states and reports). An existing user's password is masked (A8) and resetting it (E30)
  * would cut off whoever else uses it, so an existing user must be configured explicitly.
  */
 export async function ensurePushUser(

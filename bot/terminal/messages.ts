@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Posted } from '../alerts/sink';
 import type { SlackMessage } from '../blocks/kit';
-import { messageToText } from '../render/text';
+import { messageToText, mrkdwnToText } from '../render/text';
 import type { MessageSink, OutgoingFile } from '../reports/sink';
 
 /** Reports and charts in the terminal: messages printed, files saved in a folder and named. */
@@ -27,6 +27,6 @@ export class TerminalMessageSink implements MessageSink {
   async upload(channelId: string, file: OutgoingFile, comment: string, threadTs?: string): Promise<void> {
     const target = path.join(this.folder, path.basename(file.filename));
     writeFileSync(target, file.data);
-    this.write(`\n[${threadTs ? `${channelId}, in thread ${threadTs}` : channelId}] ${comment}\n  file: ${target} (${Math.ceil(file.data.length / 1024)} kB)\n`);
+    this.write(`\n[${threadTs ? `${channelId}, in thread ${threadTs}` : channelId}] ${mrkdwnToText(comment)}\n  file: ${target} (${Math.ceil(file.data.length / 1024)} kB)\n`);
   }
 }
