@@ -1,4 +1,15 @@
+import { Cron } from 'croner';
 import { z } from 'zod/v4';
+
+/** Why croner refuses a cron pattern, or undefined when it takes it. */
+function cronProblem(pattern: string): string | undefined {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
 
 /**
  * The bot's configuration file (YAML or JSON). Every field has a default, so an empty file (or
@@ -135,7 +146,11 @@ export const botConfigSchema = z.strictObject({
           /** Zone of the cron times; default the bot's `timeZone`. */
           timeZone: timeZone.optional(),
         })
-        .refine((r) => (r.group === undefined) !== (r.asset === undefined), { message: 'name either a group or an asset' }),
+        .refine((r) => (r.group === undefined) !== (r.asset === undefined), { message: 'name either a group or an asset' })
+        .superRefine((r, ctx) => {
+          const problem = cronProblem(r.cron);
+          if (problem) ctx.addIssue({ code: 'custom', path: ['cron'], message: `${problem} (five fields: minute hour day month weekday, e.g. "0 8 * * MON")` });
+        }),
     )
     .default([]),
   /** The SQLite file holding message ids, CBM statuses, watermarks and the outbox. */

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Cron } from 'croner';
-import { ConfigError } from '../config/load';
 import type { BotConfig } from '../config/schema';
 import { type BotLogger, errorText } from '../log';
 import { lastDays } from './request';
@@ -20,15 +19,9 @@ function cronZone(zone: string): { timezone?: string; utcOffset?: number } {
   return { utcOffset: (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3])) };
 }
 
-/** The cron of a schedule, or a ConfigError that names it. */
-export function cronOf(schedule: Schedule, index: number, defaultZone: string): Cron {
-  let problem: string;
-  try {
-    return new Cron(schedule.cron, { ...cronZone(schedule.timeZone ?? defaultZone), paused: true });
-  } catch (error) {
-    problem = errorText(error);
-  }
-  throw new ConfigError(`Invalid bot configuration:\n  - reports.${index}.cron (found ${JSON.stringify(schedule.cron)}): ${problem} (five fields: minute hour day month weekday, e.g. "0 8 * * MON")`);
+/** The cron of a schedule (its pattern was checked with the configuration). */
+export function cronOf(schedule: Schedule, defaultZone: string): Cron {
+  return new Cron(schedule.cron, { ...cronZone(schedule.timeZone ?? defaultZone), paused: true });
 }
 
 /**
@@ -48,10 +41,10 @@ export class ReportScheduler {
   ) {
     deps.store.sql.exec(SCHEMA);
     const { config } = deps;
-    this.entries = config.reports.map((schedule, i) => ({
+    this.entries = config.reports.map((schedule) => ({
       key: createHash('sha256').update(JSON.stringify([schedule.cron, schedule.group ?? null, schedule.asset ?? null, schedule.channel, schedule.days, schedule.title ?? null])).digest('hex').slice(0, 16),
       schedule,
-      cron: cronOf(schedule, i, schedule.timeZone ?? config.timeZone),
+      cron: cronOf(schedule, config.timeZone),
     }));
     const now = deps.now();
     for (const entry of this.entries) {
@@ -70,7 +63,9 @@ export class ReportScheduler {
 
   /** Runs every due occurrence; resolves when they are requested. */
   tick(): Promise<void> {
-    this.running ??= this.fireDue().finally(() => (this.running = undefined));
+    this.running ??= this.fireDue()
+      .catch((error: unknown) => this.deps.logger.error(`reports: schedules not checked (${errorText(error)}); tried again in a second`))
+      .finally(() => (this.running = undefined));
     return this.running;
   }
 

@@ -89,7 +89,15 @@ export class ReportService {
     const { directory } = this.deps;
     await directory.ensure();
     const q = target.trim().toLowerCase();
-    const inGroup = directory.all().filter((a) => (a.assetGroupName ?? '').toLowerCase() === q || `group ${a.assetGroupName ?? ''}`.toLowerCase() === q);
+    const byId = /^group:(\d+)$/.exec(q);
+    const inGroup = directory
+      .all()
+      .filter((a) => (byId ? a.assetGroupId === Number(byId[1]) : (a.assetGroupName ?? '').toLowerCase() === q || `group ${a.assetGroupName ?? ''}`.toLowerCase() === q));
+    const groups = new Map(inGroup.map((a) => [a.assetGroupId, a]));
+    if (groups.size > 1) {
+      const list = [...groups.values()].map((a) => `group:${a.assetGroupId} (${a.organizationName ?? 'organization ' + a.organizationId})`).join(', ');
+      return { kind: 'refused', message: `Several organizations have a group called "${target}": ${list}. Name the one you mean by its id, e.g. \`report ${list.split(' ')[0]} 7d\`.` };
+    }
     if (inGroup.length > 0) return { kind: 'group', name: inGroup[0].assetGroupName ?? target, assets: inGroup.filter((a) => a.assetType !== 'PowerTrain') };
     const found = directory.lookup(target);
     if (found.kind === 'none') {
@@ -124,14 +132,22 @@ export class ReportService {
         if (from) return { kind: 'refused', message: `${target.asset.name} was added less than ${REPORT_MIN_AGE_DAYS} days ago; the platform reports on it from ${from}.` };
         assets = [target.asset];
       } else {
+        // The platform refuses a whole fleet report for one asset it cannot report on: those are left out, and said.
         const young: string[] = [];
+        const unreportable: string[] = [];
         assets = [];
         for (const asset of target.assets) {
-          if (await this.tooYoung(asset.id)) young.push(asset.name ?? String(asset.id));
+          const level = await this.level(asset.id);
+          if (level === undefined || level === 'Entry') unreportable.push(asset.name ?? String(asset.id));
+          else if (await this.tooYoung(asset.id)) young.push(asset.name ?? String(asset.id));
           else assets.push(asset);
         }
-        if (assets.length === 0) return { kind: 'refused', message: `Group ${target.name} has no drive or motor at least ${REPORT_MIN_AGE_DAYS} days old to report on.` };
-        if (young.length) note = `Left out (added less than ${REPORT_MIN_AGE_DAYS} days ago): ${young.join(', ')}.`;
+        if (assets.length === 0) return { kind: 'refused', message: `Group ${target.name} has no drive or motor the platform can report on: each is at Entry level, without an active subscription, or added less than ${REPORT_MIN_AGE_DAYS} days ago.` };
+        const left = [
+          ...(young.length ? [`added less than ${REPORT_MIN_AGE_DAYS} days ago: ${young.join(', ')}`] : []),
+          ...(unreportable.length ? [`no reports at their subscription (Entry or none active): ${unreportable.join(', ')}`] : []),
+        ];
+        if (left.length) note = `Left out (${left.join('; ')}).`;
       }
       const drive = target.kind === 'asset';
       const what = drive ? `drive report of ${target.asset.name} (${target.asset.serialNumber})` : `fleet report of group ${target.name} (${assets.length} assets)`;
@@ -205,10 +221,11 @@ export class ReportService {
     return `The report could not be requested: the platform did not answer (${errorText(error)}). Try again in a few minutes.`;
   }
 
+  /** The level of the active subscription; undefined when none is active (or it cannot be read). */
   private async level(assetId: number) {
     try {
       const subscriptions = await this.deps.platform.assets.listSubscriptions({ assetId });
-      return toLevel((subscriptions.find((s) => s.status === 'Activated') ?? subscriptions[0])?.level);
+      return toLevel(subscriptions.find((s) => s.status === 'Activated')?.level);
     } catch {
       return undefined;
     }

@@ -1,5 +1,7 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { commandMessage } from '../../bot/blocks/command';
 import { renderSeriesChart } from '../../bot/charts/render';
+import { messageToText } from '../../bot/render/text';
 import { textChart } from '../../bot/charts/text';
 import { createPlatformClient } from '../../bot/platform/client';
 import type { ParamSeries } from '../../bot/platform/types';
@@ -67,6 +69,10 @@ test('/drive trend posts a PNG chart with one point per platform point and a min
   expect([png.width, png.height]).toEqual([1000, 480]);
   expect(png.inked).toBeGreaterThan(0.02);
   expect(answer.textChart.split('\n')).toHaveLength(8);
+  // The terminal mode prints the same answer as text: the chart's lines, without Slack's code fence.
+  const printed = messageToText(commandMessage(answer, '+08:00'), () => '');
+  expect(printed).not.toContain('```');
+  expect(printed.split('\n').filter((line) => line.includes('│'))).toHaveLength(8);
 });
 
 test('an unknown signal is answered with the asset\'s signals, and nothing is posted', async () => {

@@ -128,6 +128,28 @@ describe('by polling (no push channel)', () => {
     expect(sim.requests.api('E22').length).toBeGreaterThanOrEqual(2);
   });
 
+  test('a group is a fleet report of its drives and motors, delivered as one PDF', async () => {
+    const drive = reportableDrive(sim);
+    const group = (await bot.directory.detail(drive.id)).assetGroup as string;
+    // The operator sees every organization: a group name several of them use must be named by id.
+    const byName = await bot.commands.handle(`report "${group}" 30d`, { channel: CHANNEL });
+    if (byName.kind === 'refused') expect(byName.message).toContain(`group:${drive.groupId}`);
+    const answer = byName.kind === 'report_started' ? byName : await bot.commands.handle(`report group:${drive.groupId} 30d`, { channel: CHANNEL });
+    if (answer.kind !== 'report_started') throw new Error(`expected a started report, got ${JSON.stringify(answer)}`);
+    expect(answer.what).toMatch(new RegExp(`^fleet report of group ${group} \\(\\d+ assets\\)$`));
+    // Assets the platform would refuse (Entry, no active subscription, too young) are left out and said.
+    const members = sim.fleet.assets().filter((a) => a.groupId === drive.groupId && a.assetType !== 'PowerTrain');
+    const reportable = members.filter((a) => ['Basic', 'Standard', 'Premium'].includes(a.level) && !a.unsubscribed && Date.parse(a.createdOn) < sim.clock.now() - 7 * 86_400_000);
+    expect(answer.what).toContain(`(${reportable.length} assets)`);
+    if (reportable.length < members.length) expect(answer.note).toMatch(/^Left out/);
+    expect(answer.title).toBe(`Fleet report ${group}`);
+    const message = await waitFor('the creating message', () => creatingMessage(slack, `Fleet report ${group}`));
+    sim.clock.advance(25_000);
+    await bot.reports?.checkPending();
+    const file = await waitFor('the fleet PDF', () => pdfIn(slack, message));
+    expect(file.data?.subarray(0, 4).toString('latin1')).toBe('%PDF');
+  });
+
   test('an asset added less than 7 days ago is refused before any request, with the date it can be reported from', async () => {
     const young = sim.fleet.assets().find((a) => a.assetType !== 'PowerTrain' && Date.parse(a.createdOn) > sim.clock.now() - 7 * 86_400_000);
     expect(young).toBeDefined();
@@ -189,4 +211,10 @@ describe('by polling (no push channel)', () => {
     }
     expect(slack.posts().filter((m) => !m.threadTs && m.text.includes('Daily line'))).toHaveLength(2);
   }, 60_000);
+});
+
+test('a schedule whose cron is not one is refused with the configuration, naming it', () => {
+  expect(() => parseConfig({ reports: [{ cron: '61 8 * * MON', group: 'Line 3', channel: '#line3' }] })).toThrow(/reports\.0\.cron \(found "61 8 \* \* MON"\): .*five fields/);
+  expect(() => parseConfig({ reports: [{ cron: '0 8 * * MON', channel: '#line3' }] })).toThrow(/name either a group or an asset/);
+  expect(parseConfig({ reports: [{ cron: '0 8 * * MON', group: 'Line 3', channel: '#line3' }] }).reports[0].days).toBe(7);
 });
