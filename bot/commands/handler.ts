@@ -262,10 +262,11 @@ export class CommandHandler {
       faults.set(alert.asset.id, entry);
     }
     // Offline (and unknown) per group, from the connectivity tracker (assumption B30).
-    const offlineByGroup: Record<string, { offline: number; unknown: number }> = {};
-    for (const link of this.deps.connectivity?.notOnline() ?? []) {
+    // Undefined until the first state arrives: "none offline" would be a guess before it.
+    const offlineByGroup: Record<string, { offline: number; unknown: number }> | undefined = this.deps.connectivity?.observed() ? {} : undefined;
+    for (const link of offlineByGroup ? (this.deps.connectivity?.notOnline() ?? []) : []) {
       if (!ids.has(link.asset.id)) continue;
-      const entry = (offlineByGroup[link.asset.group || '-'] ??= { offline: 0, unknown: 0 });
+      const entry = ((offlineByGroup as Record<string, { offline: number; unknown: number }>)[link.asset.group || '-'] ??= { offline: 0, unknown: 0 });
       entry[link.state === 'unknown' ? 'unknown' : 'offline']++;
     }
     return { kind: 'health', group, assets: assets.length, known, byStatus, openFaults: [...faults.values()].sort((a, b) => b.count - a.count), offlineByGroup };

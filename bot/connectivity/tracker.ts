@@ -200,6 +200,11 @@ export class ConnectivityTracker {
     return row && this.toLink(row, this.deps.now());
   }
 
+  /** How many assets have been observed at all (0: nothing is known yet). */
+  observed(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM conn_assets').get() as { n: number }).n;
+  }
+
   /** Every asset not online (offline or unknown), longest first. */
   notOnline(): AssetLink[] {
     const now = this.deps.now();
