@@ -24,6 +24,8 @@ export async function startPushSource(engine: AlertEngine, settings: PushSetting
   });
   receiver.on('error', (error: unknown) => logger.error(`push: ${errorText(error)}`));
   await receiver.start(async (message: PushMessage) => {
+    // A report is known by its id: it needs no asset in the envelope.
+    if (message.dataType === 'AssetReport') return extras?.handle(message);
     if (message.assetId === undefined) {
       logger.warn(`push: ${message.dataType} message ${message.id} names no asset; skipped`);
       return;
