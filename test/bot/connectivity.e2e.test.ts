@@ -114,3 +114,35 @@ describe('from E8 polling', () => {
     );
   }, 60_000);
 });
+
+describe('unknown is not offline', () => {
+  const f = useFixture(botToken, { push: false });
+
+  test('an asset the platform gives no state for over two passes is unknown, shown so, and never announced as offline', async () => {
+    const { sim, slack, logger, state } = f;
+    const asset = sim.fleet.assets().find((a) => a.assetType === 'Motor' && a.powerTrainId === null) as SimAsset;
+    f.bot = await startTestBot({
+      sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, now: () => sim.clock.now(),
+      config: { connectivity: { minOfflineMinutes: 5, pollIntervalMinutes: 5, channel: CHANNEL } },
+    });
+    const bot = f.bot;
+    await bot.connectivityPoll?.pollOnce();
+    expect(bot.connectivity?.link(asset.id)?.state).toBe('online');
+    // From now on E8 cannot be read for it, and it really is offline: the bot must not guess.
+    sim.faults.add({ paths: [new RegExp(`/assetmanagement/asset/${asset.id}$`)], errorRate: 1, errorStatus: 502 });
+    sim.control.setOnline(asset.id, false);
+    for (let pass = 0; pass < 4; pass++) {
+      sim.clock.advance(6 * 60_000);
+      await bot.connectivityPoll?.pollOnce();
+    }
+    expect(bot.connectivity?.link(asset.id)?.state).toBe('unknown');
+    await bot.dispatcher.drain(5000);
+    expect(slack.posts().filter((m) => m.text.includes(asset.serialNumber))).toEqual([]);
+    // The platform answers again (no pass since): status shows what the bot knows.
+    sim.faults.clear();
+    const status = await bot.commands.handle(`status ${asset.id}`);
+    expect(status.kind === 'status' && status.link?.state).toBe('unknown');
+    const health = await bot.commands.handle('health');
+    expect(health.kind === 'health' && Object.values(health.offlineByGroup ?? {}).some((g) => g.unknown > 0)).toBe(true);
+  }, 90_000);
+});
