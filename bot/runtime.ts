@@ -77,6 +77,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         store,
         config,
         resolveAsset: (id) => directory.ref(id),
+        gatewayOf: async (id) => (await directory.detail(id)).gatewaySerialNumber ?? undefined,
         onEnqueued: () => dispatcher.kick(),
         logger,
         now,

@@ -26,10 +26,13 @@ export function connectivityMessage(outage: Outage, timeZone: string): SlackMess
       ? `:red_circle: *${esc(assetLine(m.asset))}* offline since ${formatTime(m.offlineSince, timeZone)}`
       : `:large_green_circle: ~${esc(assetLine(m.asset))}~ back ${formatTime(m.backAt, timeZone)} after ${durationText(m.offlineSince, m.backAt)}`,
   );
+  // One gateway often serves a whole line: when they share one, it is the first thing to check.
+  const gateways = [...new Set(outage.members.map((m) => m.gateway).filter((g): g is string => Boolean(g)))];
+  const shared = gateways.length === 1 && outage.members.every((m) => m.gateway === gateways[0]) ? gateways[0] : undefined;
   const note =
     offline.length === 0
       ? 'Every asset of this message sends data again.'
-      : 'While offline, no fault can reach this channel from these assets. Check the gateway, its power and its network link.';
+      : `While offline, no fault can reach this channel from these assets. Check ${shared ? `gateway ${esc(shared)}${total > 1 ? ' (all of them are behind it)' : ''}` : 'the gateway'}, its power and its network link.`;
   return {
     text: `${title}: ${outage.members.map((m) => assetLine(m.asset)).join(', ')}`.slice(0, 3000),
     blocks: [header(title), ...sectionsOf(lines, 40), context(`${note} · ${esc(outage.members[0]?.asset.organization || '-')}`)],

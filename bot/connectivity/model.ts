@@ -10,6 +10,8 @@ export interface OutageMember {
   offlineSince: string;
   /** ISO 8601 UTC: when it was seen online again. */
   backAt?: string;
+  /** The serial number of its gateway, when E8 gave one. */
+  gateway?: string;
 }
 
 /**

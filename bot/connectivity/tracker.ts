@@ -8,7 +8,7 @@ import { type LinkState, type Outage, stillOffline } from './model';
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS conn_assets (
   asset_id INTEGER PRIMARY KEY, online INTEGER NOT NULL, since TEXT NOT NULL, last_seen TEXT NOT NULL,
-  asset TEXT NOT NULL, announced INTEGER NOT NULL DEFAULT 0);
+  asset TEXT NOT NULL, announced INTEGER NOT NULL DEFAULT 0, gateway TEXT);
 CREATE TABLE IF NOT EXISTS conn_outages (
   key TEXT PRIMARY KEY, channel TEXT NOT NULL, scope TEXT NOT NULL, opened_at TEXT NOT NULL,
   open INTEGER NOT NULL, outage TEXT NOT NULL, returned TEXT NOT NULL DEFAULT '[]', dirty INTEGER NOT NULL DEFAULT 0);
@@ -23,6 +23,8 @@ export interface ConnectivityDeps {
   store: StateStore;
   config: BotConfig;
   resolveAsset: (assetId: number) => Promise<AssetRef>;
+  /** The asset's gateway serial number (E8), named in the message when assets share one. */
+  gatewayOf?: (assetId: number) => Promise<string | undefined>;
   /** Called once outbox entries were added. */
   onEnqueued: () => void;
   logger: BotLogger;
@@ -44,6 +46,7 @@ interface AssetRow {
   last_seen: string;
   asset: string;
   announced: number;
+  gateway: string | null;
 }
 
 /** One asset as the status command and the App Home show it. */
@@ -94,14 +97,15 @@ export class ConnectivityTracker {
   async observe(assetId: number, online: boolean, time: string, since?: string): Promise<void> {
     const known = this.row(assetId);
     const asset = known ? (JSON.parse(known.asset) as AssetRef) : await this.deps.resolveAsset(assetId);
+    const gateway = known ? known.gateway : ((await this.deps.gatewayOf?.(assetId).catch(() => undefined)) ?? null);
     const changed = this.deps.store.transaction(() => {
       const row = this.row(assetId);
       if (row && Date.parse(row.last_seen) > Date.parse(time)) return false; // an older, redelivered state
       const wasOnline = row ? row.online === 1 : undefined;
       const stateSince = wasOnline === online ? (row as AssetRow).since : online ? time : (since ?? time);
       this.db
-        .prepare('INSERT OR REPLACE INTO conn_assets (asset_id, online, since, last_seen, asset, announced) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(assetId, online ? 1 : 0, stateSince, time, JSON.stringify(asset), wasOnline === online ? (row as AssetRow).announced : 0);
+        .prepare('INSERT OR REPLACE INTO conn_assets (asset_id, online, since, last_seen, asset, announced, gateway) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(assetId, online ? 1 : 0, stateSince, time, JSON.stringify(asset), wasOnline === online ? (row as AssetRow).announced : 0, gateway);
       if (online && wasOnline === false && row?.announced === 1) return this.markBack(assetId, time);
       if (!online) return this.announceIfDue(assetId);
       return false;
@@ -135,7 +139,7 @@ export class ConnectivityTracker {
         .prepare('SELECT key, outage, returned FROM conn_outages WHERE channel = ? AND scope = ? AND open = 1 ORDER BY opened_at DESC LIMIT 1')
         .get(channel, scope) as { key: string; outage: string } | undefined;
       const outage = open ? (JSON.parse(open.outage) as Outage) : undefined;
-      const member = { asset, offlineSince: row.since };
+      const member = { asset, offlineSince: row.since, gateway: row.gateway ?? undefined };
       if (outage && Math.abs(Date.parse(row.since) - Date.parse(outage.openedAt)) < SAME_OUTAGE_MS && !outage.members.some((m) => m.asset.id === assetId)) {
         outage.members.push(member);
         this.db.prepare('UPDATE conn_outages SET outage = ?, dirty = 1 WHERE key = ?').run(JSON.stringify(outage), outage.key);

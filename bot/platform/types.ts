@@ -30,6 +30,8 @@ export interface AssetDetail {
   latestDataReceived: Text;
   /** Reports need an asset at least 7 days old (E21). */
   createdOn?: Text;
+  /** Connectivity messages name the gateway the offline assets share. */
+  gatewaySerialNumber?: Text;
 }
 
 export interface PlatformEvent {

@@ -27,6 +27,7 @@ async function expectGroupedOutageAndReturn(
   slack: SlackApiServer,
   bot: () => Bot,
   line: readonly SimAsset[],
+  gateway: string,
   goOffline: () => Promise<void>,
   comeBack: () => Promise<void>,
 ): Promise<void> {
@@ -38,6 +39,7 @@ async function expectGroupedOutageAndReturn(
   await bot().dispatcher.drain(5000);
   expect(connectivityMessages(slack, line)).toEqual([message]);
   expect(JSON.stringify(message.blocks)).toContain('offline since');
+  expect(JSON.stringify(message.blocks)).toContain(`Check gateway ${gateway} (all of them are behind it)`);
   for (const asset of line) expect(bot().connectivity?.link(asset.id)?.state).toBe('offline');
   const health = await bot().commands.handle('health');
   expect(health.kind === 'health' && Object.values(health.offlineByGroup ?? {}).reduce((n, g) => n + g.offline, 0)).toBeGreaterThanOrEqual(5);
@@ -70,6 +72,7 @@ describe('from the AssetState push', () => {
       slack,
       () => f.bot as Bot,
       line,
+      gateway,
       async () => {
         sim.control.setGatewayOnline(gateway, false);
         sim.clock.advance(60_000);
@@ -99,6 +102,7 @@ describe('from E8 polling', () => {
       slack,
       bot,
       line,
+      gateway,
       async () => {
         sim.control.setGatewayOnline(gateway, false);
         sim.clock.advance(12 * 60_000);
