@@ -29,7 +29,12 @@ export interface ReportJob extends ReportView {
   ready?: boolean;
   /** `<schedule key>:<occurrence ms>` for a scheduled report. */
   scheduleKey?: string;
+  /** Failed deliveries so far (link, download or upload); given up after MAX_DELIVERIES. */
+  deliveries?: number;
 }
+
+/** A report whose file cannot be delivered after this many tries (about 5 minutes when pushed) is given up, and said. */
+const MAX_DELIVERIES = 5;
 
 export type ReportOutcome = { kind: 'started'; job: ReportJob; note?: string } | { kind: 'refused'; message: string };
 
@@ -190,9 +195,11 @@ export class ReportService {
     return rows.find((r) => (JSON.parse(r.job) as ReportJob).scheduleKey === `${scheduleKey}:${occurrence}`)?.report_id;
   }
 
-  /** A scheduled report the checks refused, said in its channel. */
-  async announceRefusal(channel: string, text: string): Promise<void> {
-    await this.deps.sink.post(channel, { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] }).catch((error: unknown) => this.deps.logger.warn(`reports: refusal not posted in ${channel} (${errorText(error)})`));
+  /** A report that will not come (refused schedule, undeliverable file), said in its channel or thread. */
+  async announceRefusal(channel: string, text: string, threadTs?: string): Promise<void> {
+    await this.deps.sink
+      .post(channel, { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] }, threadTs)
+      .catch((error: unknown) => this.deps.logger.warn(`reports: refusal not posted in ${channel} (${errorText(error)})`));
   }
 
   private async announce(job: ReportJob): Promise<void> {
@@ -253,6 +260,8 @@ export class ReportService {
       const link = await this.deps.platform.assetData.getReportDownload({ assetId: job.assetId, reportId: job.reportId });
       if (!link.fileTemplink) throw new Error(`the platform gave no link (status ${link.status ?? 'unknown'})`);
       const file = await this.deps.platform.files.download(link.fileTemplink);
+      // A proxy's or firewall's page answered with 200 must not reach the channel as the report.
+      if (file.data.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Error(`the link answered ${file.mimeType} (${file.data.length} bytes), not a PDF`);
       const filename = /\.pdf$/i.test(file.fileName) ? file.fileName : `report-${job.reportId}.pdf`;
       const channel = job.channelId ?? job.channel;
       await this.deps.sink.upload(channel, { data: file.data, filename, title: job.title }, `:page_facing_up: ${job.title}: ${job.what}, ${job.startDate} to ${job.endDate} (UTC+8)`, job.ts);
@@ -260,7 +269,16 @@ export class ReportService {
       if (job.ts) await this.deps.sink.update(channel, job.ts, reportReadyMessage(job)).catch((e: unknown) => this.deps.logger.warn(`reports: message of report ${job.reportId} not updated (${errorText(e)})`));
       this.deps.logger.info(`reports: report ${job.reportId} (${job.title}) posted in ${job.channel}`);
     } catch (error) {
-      this.deps.logger.warn(`reports: report ${job.reportId} not delivered yet (${errorText(error)}); tried again shortly`);
+      job.deliveries = (job.deliveries ?? 0) + 1;
+      if (job.deliveries < MAX_DELIVERIES) {
+        this.save(job, 'creating');
+        this.deps.logger.warn(`reports: report ${job.reportId} not delivered yet (${errorText(error)}); tried again shortly`);
+      } else {
+        this.save(job, 'failed');
+        this.deps.logger.error(`reports: report ${job.reportId} given up after ${job.deliveries} tries (${errorText(error)})`);
+        const text = `:x: “${job.title}” was made, but its PDF could not be posted here (${errorText(error)}). Download it from the platform's portal, or ask again.`;
+        await this.announceRefusal(job.channelId ?? job.channel, text, job.ts);
+      }
     } finally {
       this.inFlight.delete(job.reportId);
     }

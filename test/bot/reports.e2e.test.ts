@@ -150,6 +150,21 @@ describe('by polling (no push channel)', () => {
     expect(file.data?.subarray(0, 4).toString('latin1')).toBe('%PDF');
   });
 
+  test('a report whose file cannot be fetched is tried again, then given up and said in its thread', async () => {
+    const drive = reportableDrive(sim);
+    await bot.commands.handle(`report ${drive.serialNumber} 7d Unfetchable`, { channel: CHANNEL });
+    const message = await waitFor('the creating message', () => creatingMessage(slack, 'Unfetchable'));
+    sim.faults.add({ paths: ['/files/report/'], malformedRate: 1, malformedKind: 'html' });
+    sim.clock.advance(25_000);
+    const job = bot.reports?.pending().find((j) => j.title === 'Unfetchable');
+    for (let i = 0; i < 5; i++) await bot.reports?.checkPending();
+    sim.faults.clear();
+    expect(bot.reports?.job(job?.reportId ?? 0)?.status).toBe('failed');
+    const said = await waitFor('the thread reply', () => slack.posts().find((m) => m.threadTs === message.ts));
+    expect(said.text).toContain('could not be posted here');
+    expect(pdfIn(slack, message)).toBeUndefined();
+  });
+
   test('an asset added less than 7 days ago is refused before any request, with the date it can be reported from', async () => {
     const young = sim.fleet.assets().find((a) => a.assetType !== 'PowerTrain' && Date.parse(a.createdOn) > sim.clock.now() - 7 * 86_400_000);
     expect(young).toBeDefined();
