@@ -35,6 +35,8 @@ interface PlatformSetup {
   push: PushSettings[];
   close(): Promise<void>;
   demo?: () => void;
+  /** The platform's clock when it is the embedded simulator (it may run faster than real time). */
+  now?: () => number;
 }
 
 function platformCredentials(env: BotEnv) {
@@ -62,6 +64,7 @@ async function setUpPlatform(env: BotEnv, config: BotConfig, logger: BotLogger):
       platform: embedded.platform,
       push: embedded.push,
       close: () => sim.close(),
+      now: () => sim.clock.now(),
       // A first fault a few seconds in, so the demo shows an alert at once (then the generator's).
       demo: () => {
         const drive = sim.fleet.assets().find((a) => a.assetType === 'Drive' && a.level !== 'expired');
@@ -113,7 +116,7 @@ async function main(): Promise<void> {
   const messages = terminal
     ? new TerminalMessageSink(write, mkdtempSync(path.join(tmpdir(), 'drive-bot-files-')))
     : new SlackMessageSink(createMessageClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL));
-  const bot = await startBot({ config, platform: setup.platform, sink, logger, push: setup.push, messages }).catch(async (error: unknown) => {
+  const bot = await startBot({ config, platform: setup.platform, sink, logger, push: setup.push, messages, now: setup.now }).catch(async (error: unknown) => {
     await setup.close();
     throw error;
   });
