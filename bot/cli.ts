@@ -16,6 +16,11 @@ import { createSlackApp } from './slack/app';
 import { createAlertClient, SlackNoticeSink } from './slack/sink';
 import { startRepl } from './terminal/repl';
 import { TerminalNoticeSink } from './terminal/sink';
+import { TerminalMessageSink } from './terminal/messages';
+import { createMessageClient, SlackMessageSink } from './slack/messages';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 
 const USAGE = `Usage: node dist/bot/cli.js [--config bot.yml]
 
@@ -30,6 +35,8 @@ interface PlatformSetup {
   push: PushSettings[];
   close(): Promise<void>;
   demo?: () => void;
+  /** The platform's clock when it is the embedded simulator (it may run faster than real time). */
+  now?: () => number;
 }
 
 function platformCredentials(env: BotEnv) {
@@ -57,6 +64,7 @@ async function setUpPlatform(env: BotEnv, config: BotConfig, logger: BotLogger):
       platform: embedded.platform,
       push: embedded.push,
       close: () => sim.close(),
+      now: () => sim.clock.now(),
       // A first fault a few seconds in, so the demo shows an alert at once (then the generator's).
       demo: () => {
         const drive = sim.fleet.assets().find((a) => a.assetType === 'Drive' && a.level !== 'expired');
@@ -104,7 +112,11 @@ async function main(): Promise<void> {
   const sink: NoticeSink = terminal
     ? new TerminalNoticeSink(write, config.timeZone, config.command)
     : new SlackNoticeSink(createAlertClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL), config.timeZone);
-  const bot = await startBot({ config, platform: setup.platform, sink, logger, push: setup.push }).catch(async (error: unknown) => {
+  // Reports and charts: uploaded to Slack, or saved in a folder the terminal names.
+  const messages = terminal
+    ? new TerminalMessageSink(write, mkdtempSync(path.join(tmpdir(), 'drive-bot-files-')))
+    : new SlackMessageSink(createMessageClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL));
+  const bot = await startBot({ config, platform: setup.platform, sink, logger, push: setup.push, messages, now: setup.now }).catch(async (error: unknown) => {
     await setup.close();
     throw error;
   });
@@ -133,7 +145,7 @@ async function main(): Promise<void> {
     const mode = env.SLACK_APP_TOKEN
       ? ({ kind: 'socket', appToken: env.SLACK_APP_TOKEN } as const)
       : ({ kind: 'http', signingSecret: env.SLACK_SIGNING_SECRET as string } as const);
-    const app = createSlackApp({ botToken: env.SLACK_BOT_TOKEN as string, mode, slackApiUrl: env.SLACK_API_URL, commands: bot.commands, config, logger });
+    const app = createSlackApp({ botToken: env.SLACK_BOT_TOKEN as string, mode, slackApiUrl: env.SLACK_API_URL, commands: bot.commands, home: bot.home, config, logger });
     await (mode.kind === 'socket' ? app.start() : app.start(env.PORT ?? 3000));
     stopSlack = async () => {
       await app.stop();

@@ -3,9 +3,17 @@ import { enqueueCbmDigestIfDue } from './alerts/cbm-digest';
 import { Dispatcher } from './alerts/dispatcher';
 import { AlertEngine } from './alerts/engine';
 import type { NoticeSink } from './alerts/sink';
-import { type PushSettings, startPushSource } from './alerts/sources/push';
+import { type PushExtras, type PushSettings, startPushSource } from './alerts/sources/push';
 import { type PollSource, startPollSource } from './alerts/sources/poll';
 import { CommandHandler } from './commands/handler';
+import { type ConnectivityPoll, startConnectivityPoll } from './connectivity/poll';
+import { ConnectivityTracker } from './connectivity/tracker';
+import { ReportScheduler } from './reports/schedule';
+import { TrendService } from './charts/trend';
+import { withKpiCharts } from './charts/cbm-sink';
+import { HomeService } from './home/service';
+import { ReportService } from './reports/service';
+import type { MessageSink } from './reports/sink';
 import type { BotConfig } from './config/schema';
 import type { BotLogger } from './log';
 import { AssetDirectory } from './platform/directory';
@@ -21,6 +29,10 @@ export interface BotOptions {
   push?: PushSettings[];
   /** During a storm, how often digests go out (default 10 s). */
   digestIntervalMs?: number;
+  /** The clock of connectivity and report schedules (default Date.now; tests use the simulator's). */
+  now?: () => number;
+  /** Where reports and charts are posted and uploaded (Slack or the terminal); without it, no reports. */
+  messages?: MessageSink;
 }
 
 /** The bot minus its Slack front: state, fleet directory, alert pipeline and command handler. */
@@ -34,11 +46,21 @@ export interface Bot {
   /** The polling source when `source.kind` is `poll`. */
   poll?: PollSource;
   push: PushReceiver[];
+  /** Online/offline of the fleet, when `connectivity.enabled`. */
+  connectivity?: ConnectivityTracker;
+  /** The E8 polling of connectivity when `source.kind` is `poll`. */
+  connectivityPoll?: ConnectivityPoll;
+  /** Reports in Slack, when a message sink was given. */
+  reports?: ReportService;
+  reportSchedule?: ReportScheduler;
+  /** What the App Home shows. */
+  home: HomeService;
   stop(): Promise<void>;
 }
 
 export async function startBot(options: BotOptions): Promise<Bot> {
-  const { config, platform, sink, logger } = options;
+  const { config, platform, logger } = options;
+  const sink = options.messages ? withKpiCharts(options.sink, options.messages, logger) : options.sink;
   const store = new StateStore(config.stateFile);
   const directory = new AssetDirectory(platform, { logger, concurrency: config.source.concurrency });
   const dispatcher = new Dispatcher(store, sink, {
@@ -49,28 +71,63 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     logger,
   });
   const engine = new AlertEngine(store, config, (id) => directory.ref(id), () => dispatcher.kick());
-  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger });
+  const now = options.now ?? Date.now;
+  const connectivity = config.connectivity.enabled
+    ? new ConnectivityTracker({
+        store,
+        config,
+        resolveAsset: (id) => directory.ref(id),
+        gatewayOf: async (id) => (await directory.detail(id)).gatewaySerialNumber ?? undefined,
+        onEnqueued: () => dispatcher.kick(),
+        logger,
+        now,
+        observationIntervalMs: config.source.kind === 'push' ? 3_600_000 : config.connectivity.pollIntervalMinutes * 60_000,
+      })
+    : undefined;
+  const reports = options.messages
+    ? new ReportService({ platform, directory, store, sink: options.messages, logger, now, pollOnly: config.source.kind === 'poll', connectivity })
+    : undefined;
+  const trends = new TrendService({ platform, directory, sink: options.messages, timeZone: config.timeZone, logger, now });
+  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger, connectivity, reports, now, trends });
   // Calls left in the outbox by the previous run go out first.
   dispatcher.kick();
   let poll: PollSource | undefined;
+  let connectivityPoll: ConnectivityPoll | undefined;
   const push: PushReceiver[] = [];
   let started = false;
   try {
     await directory.ensure();
     if (config.source.kind === 'push') {
       if (!options.push?.length) throw new Error('source.kind is push but no data-subscription user is configured (DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC)');
-      for (const settings of options.push) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled));
+      const extras: PushExtras = {
+        dataTypes: [...(connectivity ? (['AssetState'] as const) : []), ...(reports ? (['AssetReport'] as const) : [])],
+        handle: async (message) => {
+          if (message.dataType === 'AssetState' && connectivity) {
+            await connectivity.observe(message.record.assetId ?? (message.assetId as number), message.record.online, message.record.time ?? message.time);
+          } else if (message.dataType === 'AssetReport' && reports) {
+            await reports.onPushedReport(message.record);
+          }
+        },
+      };
+      for (const settings of options.push) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled, extras));
     } else {
       poll = startPollSource({ engine, platform, directory, store, config, logger });
+      if (connectivity) connectivityPoll = startConnectivityPoll({ tracker: connectivity, platform, directory, config, logger, now });
     }
     started = true;
   } finally {
     if (!started) {
+      connectivity?.close();
+      reports?.close();
       await Promise.allSettled(push.map((r) => r.close()));
       await dispatcher.stop();
       store.close();
     }
   }
+  // Schedules start once the sources run, so a report made now can be followed.
+  const reportSchedule = reports && config.reports.length > 0 ? new ReportScheduler({ config, reports, store, logger, now }) : undefined;
+  // Reports left Creating by the previous run are looked up now.
+  if (reports) void reports.checkPending();
   const digestTimer = setInterval(() => {
     if (enqueueCbmDigestIfDue(store, config)) dispatcher.kick();
   }, 60_000);
@@ -85,10 +142,20 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     commands,
     poll,
     push,
+    connectivity,
+    connectivityPoll,
+    reports,
+    reportSchedule,
+    // HOOK: pass `silences` once the silence store exists (issue 12); the tab says so until then.
+    home: new HomeService({ store, connectivity, now }),
     async stop() {
       clearInterval(digestTimer);
+      await reportSchedule?.close();
+      reports?.close();
+      connectivity?.close();
       await Promise.allSettled(push.map((r) => r.close()));
       await poll?.close();
+      await connectivityPoll?.close();
       await dispatcher.stop();
       store.close();
     },

@@ -1,4 +1,6 @@
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import type { SimulatorControl } from './control';
 import type { FaultRule } from './faults';
 import { startSimulator, type SimulatorOptions } from './index';
 
@@ -12,12 +14,50 @@ const USAGE = `Usage: node dist/simulator/cli.js [options]
   --token-lifetime S   token lifetime in seconds (default 3599)
   --report-delay MS    simulated ms a report stays Creating (default 20000)
   --no-push            do not start the push channel
+  --offline WHO        start with an asset (its id) or a gateway (its serial number) offline;
+                       repeatable
   --fault SPEC         inject a fault; repeatable. SPEC is key=value pairs joined by commas:
                        latency=MS 5xx=RATE status=503 429=RATE retry-after=S reset=RATE
                        malformed=RATE kind=html|truncated|extra-fields token-lifetime=S
                        path=SUBSTRING (repeatable) times=N
                        e.g. --fault 5xx=0.1 --fault 429=1,retry-after=2,times=3,path=/assetdata
-The first line on stdout is the start-up JSON. Stops on SIGINT or SIGTERM.`;
+The first line on stdout is the start-up JSON. Stops on SIGINT or SIGTERM.
+Control lines on stdin: offline WHO, online WHO (an asset id or a gateway serial number),
+tick-hourly (push the hourly AssetState now), finish-report ID [Created|Failed].`;
+
+/** `123` names an asset, anything else a gateway serial number. */
+function target(who: string): string | number {
+  return /^\d+$/.test(who) ? Number(who) : who;
+}
+
+/** One stdin control line; returns what to print (stderr). A bad line is answered, never fatal. */
+export function runControlLine(control: SimulatorControl, line: string): string {
+  const [verb = '', who = '', extra] = line.trim().split(/\s+/);
+  try {
+    switch (verb.toLowerCase()) {
+      case '':
+        return '';
+      case 'offline':
+      case 'online': {
+        if (!who) return `${verb} needs an asset id or a gateway serial number`;
+        const ids = control.setGatewayOnline(target(who), verb.toLowerCase() === 'online');
+        return `${verb}: asset${ids.length > 1 ? 's' : ''} ${ids.join(', ')} (the hourly AssetState says so from the next push; tick-hourly pushes now)`;
+      }
+      case 'tick-hourly':
+        control.tickHourly();
+        return 'hourly AssetState pushed';
+      case 'finish-report': {
+        const status = extra === 'Failed' ? 'Failed' : 'Created';
+        control.finishReport(Number(who), status);
+        return `report ${who} ${status}`;
+      }
+      default:
+        return `unknown control line "${line.trim()}": use offline WHO, online WHO, tick-hourly or finish-report ID [Created|Failed]`;
+    }
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
 
 /** Parses one --fault SPEC into a rule; throws naming the bad key or value. */
 export function parseFault(spec: string): FaultRule {
@@ -50,13 +90,15 @@ export function parseFault(spec: string): FaultRule {
   return rule;
 }
 
-export function parseCli(argv: string[]): SimulatorOptions | 'help' {
+export type CliOptions = SimulatorOptions & { offline?: string[] };
+
+export function parseCli(argv: string[]): CliOptions | 'help' {
   const { values } = parseArgs({
     args: argv,
     options: {
       port: { type: 'string' }, host: { type: 'string' }, seed: { type: 'string' }, assets: { type: 'string' },
       'event-rate': { type: 'string' }, 'time-scale': { type: 'string' }, 'token-lifetime': { type: 'string' },
-      'report-delay': { type: 'string' }, 'no-push': { type: 'boolean' }, fault: { type: 'string', multiple: true },
+      'report-delay': { type: 'string' }, 'no-push': { type: 'boolean' }, offline: { type: 'string', multiple: true }, fault: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -81,11 +123,12 @@ export function parseCli(argv: string[]): SimulatorOptions | 'help' {
     reportGenerationMs: number('report-delay', values['report-delay'], 0),
     push: values['no-push'] ? false : undefined,
     faults: (values.fault ?? []).map(parseFault),
+    offline: values.offline,
   };
 }
 
 async function main(): Promise<void> {
-  let options: SimulatorOptions | 'help';
+  let options: CliOptions | 'help';
   try {
     options = parseCli(process.argv.slice(2));
   } catch (error) {
@@ -97,8 +140,14 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const simulator = await startSimulator(options);
+  const { offline = [], ...simulatorOptions } = options;
+  const simulator = await startSimulator(simulatorOptions);
+  for (const who of offline) process.stderr.write(`${runControlLine(simulator.control, `offline ${who}`)}\n`);
   process.stdout.write(`${JSON.stringify(simulator.info)}\n`);
+  createInterface({ input: process.stdin, terminal: false }).on('line', (line) => {
+    const answer = runControlLine(simulator.control, line);
+    if (answer) process.stderr.write(`${answer}\n`);
+  });
   process.stderr.write(`Drive Monitoring simulator: API ${simulator.info.baseUrl}/devcenter/extapi/v1, token ${simulator.info.authUrl}/${simulator.info.tenantId}/oauth2/v2.0/token, ${simulator.info.assetCount} assets. Ctrl+C stops it.\n`);
   const stop = (): void => {
     void simulator.close().then(() => process.exit(0));

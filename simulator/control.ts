@@ -18,6 +18,13 @@ export interface SimulatorControl {
   finishReport(reportId: number, status?: 'Created' | 'Failed', reason?: string): Record<string, unknown>;
   /** Forces an asset online or offline (hourly state, LatestDataReceived, series gaps). */
   setOnline(assetId: number, online: boolean): void;
+  /**
+   * Forces every asset behind one gateway online or offline: `gateway` is a gateway serial number,
+   * or the id of an asset whose gateway is meant. Returns the ids of the assets it affected.
+   */
+  setGatewayOnline(gateway: string | number, online: boolean): number[];
+  /** Puts drives and motors behind one NETA21 gateway (a line's gateway serves several); returns its serial number. */
+  assignGateway(assetIds: readonly number[], gatewaySerialNumber?: string): string;
   /** The operator switch of the spec's Authentication step 1: off answers every API call with 100403. */
   setApiAccess(orgId: number, enabled: boolean): void;
   /** Ends every running subscription of an asset now (asset data then answers 102205). */
@@ -78,6 +85,24 @@ export function createControl(platform: Platform, ticks: Ticks): SimulatorContro
     },
     setOnline(assetId, online) {
       platform.series.force(monitored(assetId).id, online, platform.now());
+    },
+    setGatewayOnline(gateway, online) {
+      const serial = typeof gateway === 'number' ? monitored(gateway).gatewaySerialNumber : gateway;
+      const behind = platform.store.assets().filter((a) => a.assetType !== 'PowerTrain' && a.gatewaySerialNumber.toLowerCase() === serial.toLowerCase());
+      if (behind.length === 0) throw new Error(`control: no drive or motor is behind gateway ${serial}`);
+      for (const asset of behind) platform.series.force(asset.id, online, platform.now());
+      return behind.map((a) => a.id);
+    },
+    assignGateway(assetIds, gatewaySerialNumber) {
+      const assets = assetIds.map(monitored);
+      if (assets.length === 0) throw new Error('control: assignGateway needs at least one asset');
+      const serial = gatewaySerialNumber ?? assets[0].gatewaySerialNumber;
+      for (const asset of assets) {
+        asset.gatewayType = 'NETA21';
+        asset.gatewaySerialNumber = serial;
+        asset.simIccid = '';
+      }
+      return serial;
     },
     setApiAccess(orgId, enabled) {
       const org = platform.store.org(orgId);

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DIGEST_MAX_LINES } from '../blocks/digest';
 import { type BotLogger, errorText } from '../log';
 import type { MessageRef, PendingCall, StateStore } from '../state/store';
+import type { Outage } from '../connectivity/model';
 import type { AlertRecord } from './model';
 import { type Notice, type NoticeSink, type Posted, PermanentSinkError, RateLimitedError } from './sink';
 
@@ -203,8 +204,25 @@ export class Dispatcher {
       case 'cbm_digest':
         await this.post(channel, { kind: 'cbm_digest', units: item.units, day: item.day });
         break;
+      case 'connectivity':
+        await this.sendConnectivity(channel, item.outage, item.returned);
+        break;
     }
     this.store.complete([call.id]);
+  }
+
+  /** One message per outage (assumption B30): posted once, then updated; returns are thread replies. */
+  private async sendConnectivity(channel: string, outage: Outage, returned: number[]): Promise<void> {
+    let ref = this.store.getMessage(outage.key, channel);
+    if (ref === undefined) {
+      const { ts, channelId } = await this.post(channel, { kind: 'connectivity', outage });
+      ref = { channel, channelId, ts, via: 'message' };
+      this.store.putMessage(outage.key, ref);
+    } else {
+      await this.sink.update(ref.channelId, ref.ts, { kind: 'connectivity', outage });
+      this.stats.updates++;
+    }
+    if (returned.length > 0) await this.post(channel, { kind: 'connectivity_back', outage, returned }, ref.ts);
   }
 
   private onError(channel: string, call: PendingCall, error: unknown): void {

@@ -1,3 +1,5 @@
+import type { Outage } from '../connectivity/model';
+
 /** What the bot knows about an asset when it posts about it. */
 export interface AssetRef {
   id: number;
@@ -46,7 +48,9 @@ export type OutboxItem =
   | { kind: 'resolve'; alert: AlertRecord }
   | { kind: 'cbm'; cbm: CbmAlert }
   | { kind: 'cbm_good'; cbm: CbmAlert }
-  | { kind: 'cbm_digest'; units: CbmAlert[]; day: string };
+  | { kind: 'cbm_digest'; units: CbmAlert[]; day: string }
+  /** A connectivity message posted or updated; `returned`: asset ids back since the last (thread reply). */
+  | { kind: 'connectivity'; outage: Outage; returned: number[] };
 
 export function eventKey(assetId: number, eventId: string | number): string {
   return `${assetId}:${eventId}`;

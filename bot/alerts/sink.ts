@@ -1,3 +1,4 @@
+import type { Outage } from '../connectivity/model';
 import type { AlertRecord, CbmAlert } from './model';
 
 export interface Posted {
@@ -12,7 +13,9 @@ export type Notice =
   | { kind: 'digest'; alerts: AlertRecord[]; resolved: AlertRecord[] }
   | { kind: 'cbm'; cbm: CbmAlert }
   | { kind: 'cbm_good'; cbm: CbmAlert }
-  | { kind: 'cbm_digest'; units: CbmAlert[]; day: string };
+  | { kind: 'cbm_digest'; units: CbmAlert[]; day: string }
+  | { kind: 'connectivity'; outage: Outage }
+  | { kind: 'connectivity_back'; outage: Outage; returned: number[] };
 
 /** Where notices go: Slack's Web API, or the terminal. */
 export interface NoticeSink {

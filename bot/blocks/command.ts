@@ -4,6 +4,9 @@ import type { PlatformEvent } from '../platform/types';
 import { assetLine, cbmEmoji, conditionEmoji, formatTime, severityEmoji, sparkline } from '../render/format';
 import { DETAILS_ACTION } from './alert';
 import { predictedDates } from './cbm';
+import { linkText, offlineBlocks } from './links';
+import { reportStartedAnswer } from './report';
+import { signalBlocks, trendAnswer } from './trend';
 import { actions, button, type Block, context, divider, esc, fields, header, section, sectionsOf, type SlackMessage } from './kit';
 
 export const HELP_LINES = (command: string): string[] => [
@@ -12,6 +15,8 @@ export const HELP_LINES = (command: string): string[] => [
   `\`${command} cbm <asset>\`: CBM units, predicted dates and the 30-day KPI trend`,
   `\`${command} health [group]\`: fleet summary, counts by condition, assets with open faults`,
   `\`${command} find <text>\`: assets whose name, serial number or group contains the text`,
+  `\`${command} report <asset|group> [7d|30d|from..to] [title]\`: a drive or fleet report, posted here as a PDF`,
+  `\`${command} trend <asset> <signal> [24h|7d|30d]\`: a chart of a signal (speed, current, temperature...), posted here`,
   `\`${command} help\`: this list`,
   'An asset is a name, a serial number or an id.',
 ];
@@ -51,6 +56,8 @@ function statusBlocks(s: AssetStatus, timeZone: string): Block[] {
     section(`*Conditions*\n${conditions}`),
     section(`*Open events (last 7 days)*\n${s.openEvents.length === 0 ? 'none' : eventLines(s.openEvents, timeZone, 10).join('\n')}`),
     ...cbmBlocks(s.cbm),
+    ...(s.link ? [section(`*Connectivity*: ${linkText(s.link, timeZone)}`)] : []),
+    ...signalBlocks(s.signals, timeZone),
   ];
 }
 
@@ -91,9 +98,14 @@ export function commandMessage(result: CommandResult, timeZone: string): SlackMe
           section(`*${result.assets} assets* · Overall condition: ${counts}${result.known < result.assets ? ` (${result.known} of ${result.assets} read so far)` : ''}`),
           divider(),
           section(`*Assets with open faults*\n${faults.length ? faults.join('\n') : 'none'}`),
+          ...offlineBlocks(result.offlineByGroup),
         ],
       };
     }
+    case 'report_started':
+      return reportStartedAnswer(result);
+    case 'trend':
+      return trendAnswer(result, timeZone);
     case 'find':
       return {
         text: `${result.matches.length} assets match "${result.query}"`,

@@ -1,6 +1,7 @@
 import type { Notice } from '../alerts/sink';
 import { alertMessage, resolvedReply } from './alert';
 import { cbmDigestMessage, cbmMessage, cbmRecoveredReply } from './cbm';
+import { connectivityBackReply, connectivityMessage } from './connectivity';
 import { digestMessage } from './digest';
 import type { SlackMessage } from './kit';
 
@@ -18,5 +19,9 @@ export function noticeMessage(notice: Notice, timeZone: string): SlackMessage {
       return cbmRecoveredReply(notice.cbm);
     case 'cbm_digest':
       return cbmDigestMessage(notice.units, notice.day);
+    case 'connectivity':
+      return connectivityMessage(notice.outage, timeZone);
+    case 'connectivity_back':
+      return connectivityBackReply(notice.outage, notice.returned, timeZone);
   }
 }

@@ -9,6 +9,10 @@ import type { BotLogger } from '../log';
 import type { AssetDirectory } from '../platform/directory';
 import type { AssetListItem, DrivePlatform } from '../platform/types';
 import type { StateStore } from '../state/store';
+import type { ConnectivityTracker } from '../connectivity/tracker';
+import { parseReportRequest } from '../reports/request';
+import type { ReportService } from '../reports/service';
+import type { TrendService } from '../charts/trend';
 import type { CbmSection, CommandResult } from './model';
 import { platformErrorText } from '../render/errors';
 
@@ -23,6 +27,20 @@ export interface CommandDeps {
   logger: BotLogger;
   /** How long `health` waits for conditions before answering with what it has. */
   healthBudgetMs?: number;
+  /** Online/offline of the fleet (assumption B30), shown by `status` and `health`. */
+  connectivity?: ConnectivityTracker;
+  /** Reports in Slack (`report`); absent when the bot has nowhere to upload files. */
+  reports?: ReportService;
+  /** The bot's clock (report dates). */
+  now?: () => number;
+  /** `trend` charts and the latest signal values of `status` (E16, E17). */
+  trends?: TrendService;
+}
+
+/** Where a command was typed: reports and charts are posted there. */
+export interface CommandContext {
+  channel?: string;
+  user?: string;
 }
 
 function listRef(a: AssetListItem): AssetRef {
@@ -52,7 +70,7 @@ export class CommandHandler {
 
   constructor(private readonly deps: CommandDeps) {}
 
-  async handle(text: string): Promise<CommandResult> {
+  async handle(text: string, context: CommandContext = {}): Promise<CommandResult> {
     const words = text.trim().split(/\s+/).filter(Boolean);
     const sub = (words.shift() ?? 'help').toLowerCase();
     const rest = words.join(' ');
@@ -72,6 +90,10 @@ export class CommandHandler {
           return await this.health(rest || undefined);
         case 'find':
           return await this.find(rest);
+        case 'report':
+          return await this.report(rest, context);
+        case 'trend':
+          return await this.trend(rest, context);
         default:
           return { kind: 'usage', command: this.deps.command, message: `"${sub}" is not a subcommand.` };
       }
@@ -122,7 +144,7 @@ export class CommandHandler {
   private async status(item: AssetListItem): Promise<CommandResult> {
     const { platform, directory } = this.deps;
     const end = ceilToSecond(new Date());
-    const [detail, conditions, events, cbm, level, asset] = await Promise.all([
+    const [detail, conditions, events, cbm, level, asset, signals] = await Promise.all([
       // Fresh, not the directory's cached detail: "latest data" must be now's.
       platform.assets.get({ id: item.id }),
       this.orDenied(platform.assetData.getConditions({ assetId: item.id }), item.id, 'healthConditions'),
@@ -130,6 +152,7 @@ export class CommandHandler {
       this.cbm(item.id),
       this.level(item.id),
       directory.ref(item.id),
+      item.assetType === 'PowerTrain' ? undefined : this.deps.trends?.latest(item.id),
     ]);
     return {
       kind: 'status',
@@ -142,6 +165,8 @@ export class CommandHandler {
       conditions,
       openEvents: events.filter((e) => e.eventStatus === 'Open'),
       cbm,
+      link: this.deps.connectivity?.link(item.id),
+      signals,
     };
   }
 
@@ -159,6 +184,29 @@ export class CommandHandler {
     if ('denied' in events) return { kind: 'events', asset, range, events: [], denied: events.denied };
     events.sort((a, b) => String(b.eventDateTime).localeCompare(String(a.eventDateTime)));
     return { kind: 'events', asset, range, events };
+  }
+
+  /** `report <asset|group> [7d|30d|from..to] [title]`: checked, requested, answered at once (B36). */
+  private async report(text: string, context: CommandContext): Promise<CommandResult> {
+    const { reports } = this.deps;
+    if (!reports || !context.channel) return { kind: 'refused', message: 'Reports are posted in a channel: use the command in Slack (or the terminal mode).' };
+    if (!text) return { kind: 'usage', command: this.deps.command, message: '`report` needs an asset or an asset group, e.g. `report "Line 3" 30d Monthly line report`.' };
+    const parsed = parseReportRequest(text, (this.deps.now ?? Date.now)());
+    if ('error' in parsed) return { kind: 'usage', command: this.deps.command, message: parsed.error };
+    const outcome = await reports.request({ ...parsed, channel: context.channel, requestedBy: context.user });
+    if (outcome.kind === 'refused') return { kind: 'refused', message: outcome.message };
+    const { job } = outcome;
+    return { kind: 'report_started', reportId: job.reportId, title: job.title, what: job.what, startDate: job.startDate, endDate: job.endDate, note: outcome.note };
+  }
+
+  /** `trend <asset> <signal> [24h|7d|30d]`: a PNG chart posted in the channel, a text chart in the answer. */
+  private async trend(text: string, context: CommandContext): Promise<CommandResult> {
+    const { trends } = this.deps;
+    if (!trends) return { kind: 'refused', message: 'Charts are not available in this mode.' };
+    const answer = await trends.trend(text, context.channel, (id) => this.deps.directory.ref(id));
+    if (answer.kind === 'usage') return { kind: 'usage', command: this.deps.command, message: answer.message };
+    if (answer.kind === 'refused') return { kind: 'refused', message: answer.message };
+    return answer;
   }
 
   private async find(text: string): Promise<CommandResult> {
@@ -214,6 +262,14 @@ export class CommandHandler {
       entry.count++;
       faults.set(alert.asset.id, entry);
     }
-    return { kind: 'health', group, assets: assets.length, known, byStatus, openFaults: [...faults.values()].sort((a, b) => b.count - a.count) };
+    // Offline (and unknown) per group, from the connectivity tracker (assumption B30).
+    // Undefined until the first state arrives: "none offline" would be a guess before it.
+    const offlineByGroup: Record<string, { offline: number; unknown: number }> | undefined = this.deps.connectivity?.observed() ? {} : undefined;
+    for (const link of offlineByGroup ? (this.deps.connectivity?.notOnline() ?? []) : []) {
+      if (!ids.has(link.asset.id)) continue;
+      const entry = ((offlineByGroup as Record<string, { offline: number; unknown: number }>)[link.asset.group || '-'] ??= { offline: 0, unknown: 0 });
+      entry[link.state === 'unknown' ? 'unknown' : 'offline']++;
+    }
+    return { kind: 'health', group, assets: assets.length, known, byStatus, openFaults: [...faults.values()].sort((a, b) => b.count - a.count), offlineByGroup };
   }
 }

@@ -1,4 +1,7 @@
 import type { AssetRef, CbmAlert } from '../alerts/model';
+import type { AssetLink } from '../connectivity/tracker';
+import type { LatestValue } from '../charts/signals';
+import type { TrendAnswer } from '../charts/trend';
 import type { Condition, PlatformEvent } from '../platform/types';
 
 /** A CBM answer: the units, or why there are none. */
@@ -15,6 +18,10 @@ export interface AssetStatus {
   conditions: Condition[] | { denied: string };
   openEvents: PlatformEvent[];
   cbm: CbmSection;
+  /** Online/offline as the connectivity tracker knows it; absent when it is off or never saw the asset. */
+  link?: AssetLink;
+  /** Latest values of the main signals (E16/E17), or why there are none. */
+  signals?: LatestValue[] | { denied: string };
 }
 
 /** What a command answers, before it is rendered to Block Kit or terminal text. */
@@ -35,6 +42,12 @@ export type CommandResult =
       known: number;
       byStatus: Record<string, number>;
       openFaults: Array<{ asset: AssetRef; count: number }>;
+      /** Assets offline or unknown, per group name. */
+      offlineByGroup?: Record<string, { offline: number; unknown: number }>;
     }
   | { kind: 'find'; query: string; matches: AssetRef[]; more: boolean }
+  /** A chart was drawn (and uploaded where there is a channel). */
+  | Extract<TrendAnswer, { kind: 'trend' }>
+  /** A report was requested: the PDF follows in the thread of the message it posted (issue 16). */
+  | { kind: 'report_started'; reportId: number; title: string; what: string; startDate: string; endDate: string; note?: string }
   | { kind: 'error'; message: string };

@@ -1,4 +1,15 @@
+import { Cron } from 'croner';
 import { z } from 'zod/v4';
+
+/** Why croner refuses a cron pattern, or undefined when it takes it. */
+function cronProblem(pattern: string): string | undefined {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
 
 /**
  * The bot's configuration file (YAML or JSON). Every field has a default, so an empty file (or
@@ -103,6 +114,45 @@ export const botConfigSchema = z.strictObject({
       dailyDigestAt: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time such as 08:00').optional(),
     })
     .prefault({}),
+  /** Online/offline of every asset (AssetState pushes, or E8's latest-data time when polling). */
+  connectivity: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** An asset is announced once it has been offline this long (polling: its latest data is this old, at least 5 min). */
+      minOfflineMinutes: z.number().int().min(0).max(7 * 24 * 60).default(15),
+      /** Where connectivity messages go; absent: the asset's alert routes (as a Warning). */
+      channel: channel.optional(),
+      /** Assets going offline in the same hour share one message per group (or plant). */
+      groupBy: z.enum(['group', 'plant']).default('group'),
+      /** Polling source: how often E8's latest-data time is read for every drive and motor. */
+      pollIntervalMinutes: z.number().int().min(1).max(24 * 60).default(5),
+    })
+    .prefault({}),
+  /** Scheduled reports: a drive report of one asset or a fleet report of a group, posted as a PDF. */
+  reports: z
+    .array(
+      z
+        .strictObject({
+          /** Five-field cron (minute hour day month weekday), e.g. `0 8 * * MON`, in `timeZone` below. */
+          cron: z.string().min(9),
+          /** An asset group (fleet report of its drives and motors)… */
+          group: z.string().min(1).optional(),
+          /** …or one asset (drive report): a name, serial number or id. */
+          asset: z.union([z.string().min(1), z.number().int().positive()]).optional(),
+          /** Days the report covers, ending today (UTC+8, the platform's report dates): 7 to 90. */
+          days: z.number().int().min(7).max(90).default(7),
+          channel,
+          title: z.string().min(1).max(50).optional(),
+          /** Zone of the cron times; default the bot's `timeZone`. */
+          timeZone: timeZone.optional(),
+        })
+        .refine((r) => (r.group === undefined) !== (r.asset === undefined), { message: 'name either a group or an asset' })
+        .superRefine((r, ctx) => {
+          const problem = cronProblem(r.cron);
+          if (problem) ctx.addIssue({ code: 'custom', path: ['cron'], message: `${problem} (five fields: minute hour day month weekday, e.g. "0 8 * * MON")` });
+        }),
+    )
+    .default([]),
   /** The SQLite file holding message ids, CBM statuses, watermarks and the outbox. */
   stateFile: z.string().min(1).default('drive-bot.sqlite'),
 });

@@ -1,5 +1,6 @@
 import type { CommandHandler } from '../commands/handler';
 import type { BotConfig } from '../config/schema';
+import type { HomeService } from '../home/service';
 import type { BotLogger } from '../log';
 
 /** What every listener needs. */
@@ -7,4 +8,6 @@ export interface ListenerDeps {
   commands: CommandHandler;
   config: BotConfig;
   logger: BotLogger;
+  /** The App Home's data; without it the Home tab is not published. */
+  home?: HomeService;
 }

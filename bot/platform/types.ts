@@ -28,6 +28,10 @@ export interface AssetDetail {
   modelType: Text;
   firmwareVersion: Text;
   latestDataReceived: Text;
+  /** Reports need an asset at least 7 days old (E21). */
+  createdOn?: Text;
+  /** Connectivity messages name the gateway the offline assets share. */
+  gatewaySerialNumber?: Text;
 }
 
 export interface PlatformEvent {
@@ -74,6 +78,40 @@ export interface OrgNode {
   subOrgs: OrgNode[];
 }
 
+/** E21, E22 (Report) and E23 (Report download); reports in Slack (issue 16). */
+export interface PlatformReport {
+  id: number;
+  title: Text;
+  reportType?: string | null;
+  startDateTime: Text;
+  endDateTime: Text;
+  status: string;
+  createdOn: Text;
+}
+
+export interface ReportDownloadLink {
+  id: number;
+  fileTemplink: Text;
+  status?: string | null;
+}
+
+export interface ParamConfig {
+  name: Text;
+  code: string;
+  label: Text;
+  unit: Text;
+}
+
+/** E17 series: `null` where the platform wrote `-` (no value at that point). */
+export interface ParamSeries {
+  config: ParamConfig;
+  avg: Array<number | null>;
+  max: Array<number | null>;
+  min: Array<number | null>;
+  value: Array<number | null>;
+  timestamp: number[];
+}
+
 type Time = Date | string;
 
 export interface DrivePlatform {
@@ -89,6 +127,22 @@ export interface DrivePlatform {
     listEvents(input: { assetId: number; startTime: Time; endTime: Time }): Promise<PlatformEvent[]>;
     getConditions(input: { assetId: number }): Promise<Condition[]>;
     getCbm(input: { assetId: number }): Promise<CbmResult[]>;
+    createReport(input: {
+      assetIds: number[];
+      title: string;
+      subTitle?: string;
+      reportType: 'UserDriveReport' | 'UserFleetReport';
+      startDate: string;
+      endDate: string;
+    }): Promise<PlatformReport>;
+    listReports(input: { assetId: number }): Promise<PlatformReport[]>;
+    getReportDownload(input: { assetId: number; reportId: number }): Promise<ReportDownloadLink>;
+    getTrendSignalConfig(input: { assetId: number }): Promise<{ trends: ParamConfig[]; signals: ParamConfig[] }>;
+    queryTrendSignalData(input: { assetId: number; parameters: string[]; startTime: Time; endTime: Time }): Promise<{ paramDatas: ParamSeries[] }>;
+  };
+  files: {
+    /** A temporary link (E15, E23), fetched without the bearer token. */
+    download(url: string): Promise<{ data: Buffer; fileName: string; mimeType: string }>;
   };
   ranges: {
     events(input: { assetId: number; startTime: Time; endTime: Time }): Promise<PlatformEvent[]>;

@@ -15,11 +15,17 @@ const EMOJI: Record<string, string> = {
   rotating_light: '🚨',
   warning: '⚠️',
   lock: '🔒',
+  chart_with_upwards_trend: '📈',
+  page_facing_up: '📄',
+  hourglass_flowing_sand: '⏳',
+  x: '❌',
+  no_bell: '🔕',
 };
 
 /** Slack mrkdwn to terminal text: emoji codes to characters, entities decoded, markers kept light. */
 export function mrkdwnToText(text: string): string {
   return text
+    .replace(/^```\n?|\n?```$/gm, '') // code fences (the text chart) print as the bare lines
     .replace(/:([a-z0-9_]+):/g, (match, name: string) => EMOJI[name] ?? match)
     .replace(/(^|[\s(])\*([^*\n]+)\*/g, '$1$2')
     .replace(/`([^`\n]+)`/g, '$1')

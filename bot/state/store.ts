@@ -53,6 +53,14 @@ export class StateStore {
     if (this.db.isOpen) this.db.close();
   }
 
+  /**
+   * The database itself, for a feature that keeps its own tables here (connectivity, reports) so
+   * that its changes and the outbox entries they cause commit in one transaction.
+   */
+  get sql(): DatabaseSync {
+    return this.db;
+  }
+
   transaction<T>(work: () => T): T {
     this.db.exec('BEGIN IMMEDIATE');
     let committed = false;

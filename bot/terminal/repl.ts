@@ -31,7 +31,7 @@ export function startRepl(options: ReplOptions): { close(): void } {
       }
       if (text) {
         const args = text.startsWith(command) ? text.slice(command.length) : text.replace(/^\/\S+/, '');
-        const result = await commands.handle(args);
+        const result = await commands.handle(args, { channel: 'terminal', user: 'terminal' });
         write(`${messageToText(commandMessage(result, timeZone), (_a, value) => `[Details: ${command} status ${value}]`)}\n`);
       }
       prompt();

@@ -4,9 +4,11 @@ import type { BotLogger } from '../../bot/log';
 import { createPlatformClient } from '../../bot/platform/client';
 import { ensurePushUser } from '../../bot/platform/push-user';
 import { type Bot, startBot } from '../../bot/runtime';
+import { createMessageClient, SlackMessageSink } from '../../bot/slack/messages';
 import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
-import type { Simulator } from '../../simulator';
-import type { SlackApiServer, StoredMessage } from './slack-server';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
+import { capturingLogger, tempStateFile } from './helpers';
+import { SlackApiServer, type StoredMessage } from './slack-server';
 
 export type SimAsset = ReturnType<Simulator['fleet']['assets']>[number];
 
@@ -35,6 +37,8 @@ export interface BotUnderTest {
   /** Platform credentials: an EU organization's for push, the operator's otherwise. */
   orgId?: number;
   digestIntervalMs?: number;
+  /** The bot's clock for connectivity and report schedules (e.g. the simulator's). */
+  now?: () => number;
 }
 
 /** The whole bot as `npm start` assembles it with Slack tokens, its Web API at the local server. */
@@ -52,6 +56,8 @@ export function startTestBot(options: BotUnderTest): Promise<Bot> {
     logger: options.logger,
     push: options.push ? [options.push] : undefined,
     digestIntervalMs: options.digestIntervalMs,
+    now: options.now,
+    messages: new SlackMessageSink(createMessageClient(options.botToken, options.slackApiUrl)),
   });
 }
 
@@ -65,6 +71,27 @@ export function cbmDrive(sim: Simulator): SimAsset {
 /** Top-level messages (not thread replies) that name an event. */
 export function topMessagesOf(slack: SlackApiServer, eventId: unknown): StoredMessage[] {
   return slack.posts().filter((m) => !m.threadTs && JSON.stringify(m.blocks).includes(`event ${String(eventId)}`));
+}
+
+/** What a describe block of an end-to-end test runs against; `bot` is whichever it started last. */
+export interface Fixture {
+  sim: Simulator;
+  slack: SlackApiServer;
+  bot?: Bot;
+  state: { file: string; cleanup(): void };
+  logger: BotLogger;
+  lines: string[];
+}
+
+/** A simulator and a Slack-compatible server for the enclosing describe block, all stopped after it. */
+export function useFixture(botToken: string, simulatorOptions: SimulatorOptions = {}): Fixture {
+  const fixture = { state: tempStateFile(), ...capturingLogger() } as Fixture;
+  beforeAll(async () => {
+    fixture.sim = await startSimulator(simulatorOptions);
+    fixture.slack = await new SlackApiServer({ token: botToken }).start();
+  });
+  afterAll(() => shutdown(fixture));
+  return fixture;
 }
 
 /** Stops what a test file started, in order, whatever of it did start. */

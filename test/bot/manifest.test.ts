@@ -22,11 +22,16 @@ test('the manifest asks for exactly the scopes the code uses, and declares the d
     [/app\.event\('app_mention'/.test(code), 'app_mentions:read'],
     // Routes name channels the bot was never invited to.
     [/chat\.postMessage\(/.test(code), 'chat:write.public'],
+    // Reports and charts are uploaded with files.uploadV2.
+    [/files\.uploadV2\(/.test(code), 'files:write'],
   ];
   const used = needs.filter(([yes]) => yes).map(([, scope]) => scope).sort();
   expect(manifest.oauth_config.scopes.bot.sort()).toEqual(used);
-  expect(/client\.(conversations|users|files|reactions|channels)\./.test(code)).toBe(false);
+  expect(/client\.(conversations|users|reactions|channels)\./.test(code)).toBe(false);
+  expect(/client\.files\.(?!uploadV2\()/.test(code)).toBe(false);
   expect(manifest.features.slash_commands.map((c: { command: string }) => c.command)).toEqual([parseConfig({}).command]);
-  expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_mention']);
+  expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_mention', 'app_home_opened']);
+  // The Home tab is published on app_home_opened (views.publish needs no scope of its own).
+  expect(/app\.event\('app_home_opened'/.test(code) && manifest.features.app_home.home_tab_enabled).toBe(true);
   expect(manifest.settings.socket_mode_enabled).toBe(true);
 });

@@ -21,6 +21,34 @@ export interface StoredMessage {
   blocks: unknown[];
   threadTs?: string;
   updates: number;
+  /** Files shared with the message (files.completeUploadExternal). */
+  files?: UploadedFile[];
+}
+
+/** A file sent through files.getUploadURLExternal, its upload URL and files.completeUploadExternal. */
+export interface UploadedFile {
+  id: string;
+  filename: string;
+  /** The length announced to files.getUploadURLExternal. */
+  length: number;
+  title?: string;
+  altText?: string;
+  /** The bytes the upload URL received (undefined until then). */
+  data?: Buffer;
+  /** Set once completed: where it was shared. */
+  channel?: string;
+  threadTs?: string;
+}
+
+/** The bytes of the first part of a multipart/form-data body (the WebClient posts the file so), else the body. */
+function uploadedBytes(raw: Buffer, contentType: string): Buffer {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
+  if (!/multipart\/form-data/i.test(contentType) || !boundary) return raw;
+  const marker = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  const start = raw.indexOf(marker);
+  const headersEnd = raw.indexOf('\r\n\r\n', start);
+  const end = raw.indexOf(Buffer.concat([Buffer.from('\r\n'), marker]), headersEnd);
+  return start < 0 || headersEnd < 0 || end < 0 ? raw : raw.subarray(headersEnd + 4, end);
 }
 
 export interface SlackServerOptions {
@@ -75,6 +103,12 @@ export class SlackApiServer {
   readonly calls: RecordedCall[] = [];
   readonly responses: Array<{ id: string; body: Record<string, unknown>; at: number }> = [];
   readonly messages = new Map<string, StoredMessage>();
+  /** The messages files.completeUploadExternal shared files in. */
+  readonly fileShares: StoredMessage[] = [];
+  /** Files by id, from files.getUploadURLExternal on. */
+  readonly files = new Map<string, UploadedFile>();
+  /** The App Home view last published for each user (views.publish). */
+  readonly homeViews = new Map<string, { type: string; blocks: unknown[]; publishedAt: number }>();
   /** Every Block Kit problem seen, with the method: a correct bot leaves this empty. */
   readonly problems: Array<{ method: string; problems: string[] }> = [];
   rateLimited = 0;
@@ -134,6 +168,20 @@ export class SlackApiServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
+    const upload = /^\/upload\/(F[A-Z0-9]+)$/.exec(url.pathname);
+    if (upload) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const file = this.files.get(upload[1]);
+      if (!file) {
+        res.writeHead(404).end('unknown upload');
+        return;
+      }
+      file.data = uploadedBytes(Buffer.concat(chunks), req.headers['content-type'] ?? '');
+      this.record('upload', { file_id: file.id, bytes: file.data.length }, 200, true);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${file.data.length}`);
+      return;
+    }
     const body = await readBody(req).catch(() => ({}) as Record<string, unknown>);
     const response = /^\/response\/(.+)$/.exec(url.pathname);
     if (response) {
@@ -200,6 +248,44 @@ export class SlackApiServer {
         message.blocks = (body.blocks as unknown[]) ?? [];
         message.updates++;
         return { ok: true, channel, ts: message.ts };
+      }
+      case 'files.getUploadURLExternal': {
+        const length = Number(body.length);
+        if (typeof body.filename !== 'string' || !body.filename) return { ok: false, error: 'invalid_arguments' };
+        if (!Number.isInteger(length) || length <= 0) return { ok: false, error: 'invalid_arguments' };
+        const id = `F${String(++this.seq).padStart(9, '0')}`;
+        this.files.set(id, { id, filename: body.filename, length, altText: typeof body.alt_text === 'string' ? body.alt_text : undefined });
+        return { ok: true, upload_url: `${this.url}/upload/${id}`, file_id: id };
+      }
+      case 'files.completeUploadExternal': {
+        const list = (typeof body.files === 'string' ? JSON.parse(body.files) : body.files) as Array<{ id: string; title?: string }> | undefined;
+        if (!Array.isArray(list) || list.length === 0) return { ok: false, error: 'invalid_arguments' };
+        const files = list.map((f) => this.files.get(f.id));
+        // Slack refuses to complete a file whose bytes never arrived or do not match the announced length.
+        if (files.some((f) => f?.data === undefined || f.data.length !== f.length)) return { ok: false, error: 'file_not_found' };
+        const channel = typeof body.channel_id === 'string' ? this.channelId(body.channel_id) : undefined;
+        const threadTs = typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : undefined;
+        list.forEach((f, i) => Object.assign(files[i] as UploadedFile, { title: f.title, channel, threadTs }));
+        // Slack shares the files in a message of their own; kept apart from `messages` so that a
+        // test looking for a thread's text replies does not find a file share.
+        if (channel) {
+          const ts = `${Math.floor(Date.now() / 1000)}.${String(++this.seq).padStart(6, '0')}`;
+          const text = typeof body.initial_comment === 'string' ? body.initial_comment : '';
+          this.fileShares.push({ channel, ts, text, blocks: [], threadTs, updates: 0, files: files as UploadedFile[] });
+        }
+        return { ok: true, files: list.map((f) => ({ id: f.id, title: f.title ?? '' })) };
+      }
+      case 'views.publish': {
+        const view = (typeof body.view === 'string' ? JSON.parse(body.view) : body.view) as { type?: string; blocks?: unknown[] } | undefined;
+        if (typeof body.user_id !== 'string' || !view || view.type !== 'home' || !Array.isArray(view.blocks)) return { ok: false, error: 'invalid_arguments' };
+        // Home tabs take up to 100 blocks; each block is checked as in messages.
+        const problems = [...(view.blocks.length > 100 ? [`too many blocks: ${view.blocks.length} > 100`] : []), ...blockKitProblems('home', view.blocks.slice(0, 50)), ...blockKitProblems('home', view.blocks.slice(50))];
+        if (problems.length) {
+          this.problems.push({ method, problems });
+          return { ok: false, error: 'invalid_blocks', errors: problems };
+        }
+        this.homeViews.set(body.user_id, { type: view.type, blocks: view.blocks, publishedAt: Date.now() });
+        return { ok: true, view: { id: `V${String(++this.seq).padStart(9, '0')}`, type: 'home' } };
       }
       case 'chat.postEphemeral':
         return { ok: true, message_ts: `${Math.floor(Date.now() / 1000)}.${String(++this.seq).padStart(6, '0')}` };

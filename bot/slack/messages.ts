@@ -1,0 +1,31 @@
+import { webApi } from '@slack/bolt';
+import type { Posted } from '../alerts/sink';
+import type { SlackMessage } from '../blocks/kit';
+import type { MessageSink, OutgoingFile } from '../reports/sink';
+
+/**
+ * The Web API client for reports and charts: unlike the alerts' client it waits out a 429 itself
+ * (Retry-After), as these are single user-facing calls and no channel queue stands behind them.
+ */
+export function createMessageClient(token: string, slackApiUrl?: string): webApi.WebClient {
+  return new webApi.WebClient(token, { slackApiUrl, retryConfig: { retries: 5, factor: 2, minTimeout: 500, maxTimeout: 10_000 }, logLevel: webApi.LogLevel.ERROR });
+}
+
+/** Reports and charts in Slack: chat.postMessage/update and files.uploadV2 (the only upload Slack keeps). */
+export class SlackMessageSink implements MessageSink {
+  constructor(private readonly client: webApi.WebClient) {}
+
+  async post(channel: string, message: SlackMessage, threadTs?: string): Promise<Posted> {
+    const result = await this.client.chat.postMessage({ channel, text: message.text, blocks: message.blocks, thread_ts: threadTs, unfurl_links: false });
+    return { ts: result.ts as string, channelId: (result.channel as string | undefined) ?? channel };
+  }
+
+  async update(channelId: string, ts: string, message: SlackMessage): Promise<void> {
+    await this.client.chat.update({ channel: channelId, ts, text: message.text, blocks: message.blocks });
+  }
+
+  async upload(channelId: string, file: OutgoingFile, comment: string, threadTs?: string): Promise<void> {
+    const common = { channel_id: channelId, file: file.data, filename: file.filename, title: file.title, initial_comment: comment, alt_text: file.altText };
+    await this.client.files.uploadV2(threadTs ? { ...common, thread_ts: threadTs } : common);
+  }
+}

@@ -1,0 +1,152 @@
+import type { Bot } from '../../bot/runtime';
+import type { Simulator } from '../../simulator';
+import { fakeSlackToken, waitFor } from './helpers';
+import { pushUserFor, type SimAsset, startTestBot, useFixture } from './harness';
+import type { SlackApiServer, StoredMessage } from './slack-server';
+
+// Connectivity (issue 16): a line's gateway with five drives goes offline and comes back. The bot
+// must post one grouped message per route, update it on return and reply in its thread, from the
+// AssetState push and, without push, from E8's latest-data time.
+const botToken = fakeSlackToken('b');
+const CHANNEL = '#plant-connectivity';
+
+/** Five drives and motors of one group of one organization, put behind one gateway. */
+function lineOf(sim: Simulator): { line: SimAsset[]; gateway: string } {
+  const byGroup = new Map<number, SimAsset[]>();
+  for (const a of sim.fleet.assets()) if (a.assetType !== 'PowerTrain') byGroup.set(a.groupId, [...(byGroup.get(a.groupId) ?? []), a]);
+  const line = [...byGroup.values()].find((assets) => assets.length >= 5)?.slice(0, 5);
+  if (!line) throw new Error('no group with five drives and motors in the simulated fleet');
+  return { line, gateway: sim.control.assignGateway(line.map((a) => a.id)) };
+}
+
+function connectivityMessages(slack: SlackApiServer, line: readonly SimAsset[]): StoredMessage[] {
+  return slack.posts().filter((m) => !m.threadTs && m.channel === slack.channelId(CHANNEL) && line.some((a) => m.text.includes(a.serialNumber)));
+}
+
+async function expectGroupedOutageAndReturn(
+  slack: SlackApiServer,
+  bot: () => Bot,
+  line: readonly SimAsset[],
+  gateway: string,
+  goOffline: () => Promise<void>,
+  comeBack: () => Promise<void>,
+): Promise<void> {
+  await goOffline();
+  const [message] = await waitFor('the grouped offline message', () => {
+    const found = connectivityMessages(slack, line);
+    return found.length > 0 && line.every((a) => found[0].text.includes(a.serialNumber)) && found;
+  });
+  await bot().dispatcher.drain(5000);
+  expect(connectivityMessages(slack, line)).toEqual([message]);
+  expect(JSON.stringify(message.blocks)).toContain('offline since');
+  expect(JSON.stringify(message.blocks)).toContain(`Check gateway ${gateway} (all of them are behind it)`);
+  for (const asset of line) expect(bot().connectivity?.link(asset.id)?.state).toBe('offline');
+  const health = await bot().commands.handle('health');
+  expect(health.kind === 'health' && Object.values(health.offlineByGroup ?? {}).reduce((n, g) => n + g.offline, 0)).toBeGreaterThanOrEqual(5);
+  const status = await bot().commands.handle(`status ${line[0].id}`);
+  expect(status.kind === 'status' && status.link?.state).toBe('offline');
+
+  await comeBack();
+  await waitFor('the message updated as back online', () => message.updates > 0 && message.text.includes('Back online'));
+  const reply = await waitFor('the thread reply', () => slack.posts().find((m) => m.threadTs === message.ts));
+  expect(reply.text).toContain('All 5 assets');
+  await bot().dispatcher.drain(5000);
+  expect(connectivityMessages(slack, line)).toEqual([message]);
+  expect(slack.posts().filter((m) => m.threadTs === message.ts)).toHaveLength(1);
+  expect(slack.problems).toEqual([]);
+}
+
+describe('from the AssetState push', () => {
+  const f = useFixture(botToken);
+
+  test('a gateway with 5 drives goes offline: one grouped message, updated and answered when they return', async () => {
+    const { sim, slack, logger, state } = f;
+    const { line, gateway } = lineOf(sim);
+    const push = await pushUserFor(sim, line[0].orgId, logger);
+    f.bot = await startTestBot({
+      sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, push, orgId: line[0].orgId,
+      now: () => sim.clock.now(),
+      config: { connectivity: { minOfflineMinutes: 0, channel: CHANNEL } },
+    });
+    await expectGroupedOutageAndReturn(
+      slack,
+      () => f.bot as Bot,
+      line,
+      gateway,
+      async () => {
+        sim.control.setGatewayOnline(gateway, false);
+        sim.clock.advance(60_000);
+        sim.control.tickHourly();
+      },
+      async () => {
+        sim.control.setGatewayOnline(gateway, true);
+        sim.clock.advance(60_000);
+        sim.control.tickHourly();
+      },
+    );
+  }, 60_000);
+});
+
+describe('from E8 polling', () => {
+  const f = useFixture(botToken, { push: false });
+
+  test('the same gateway outage found by latest-data time, across a restart before the return', async () => {
+    const { sim, slack, logger, state } = f;
+    const { line, gateway } = lineOf(sim);
+    const start = () =>
+      startTestBot({ sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, now: () => sim.clock.now(), config: { connectivity: { minOfflineMinutes: 10, channel: CHANNEL } } });
+    const bot = () => f.bot as Bot;
+    f.bot = await start();
+    await bot().connectivityPoll?.pollOnce();
+    await expectGroupedOutageAndReturn(
+      slack,
+      bot,
+      line,
+      gateway,
+      async () => {
+        sim.control.setGatewayOnline(gateway, false);
+        sim.clock.advance(12 * 60_000);
+        await bot().connectivityPoll?.pollOnce();
+        await bot().stop();
+        f.bot = await start();
+      },
+      async () => {
+        sim.control.setGatewayOnline(gateway, true);
+        sim.clock.advance(2 * 60_000);
+        await bot().connectivityPoll?.pollOnce();
+      },
+    );
+  }, 60_000);
+});
+
+describe('unknown is not offline', () => {
+  const f = useFixture(botToken, { push: false });
+
+  test('an asset the platform gives no state for over two passes is unknown, shown so, and never announced as offline', async () => {
+    const { sim, slack, logger, state } = f;
+    const asset = sim.fleet.assets().find((a) => a.assetType === 'Motor' && a.powerTrainId === null) as SimAsset;
+    f.bot = await startTestBot({
+      sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, now: () => sim.clock.now(),
+      config: { connectivity: { minOfflineMinutes: 5, pollIntervalMinutes: 5, channel: CHANNEL } },
+    });
+    const bot = f.bot;
+    await bot.connectivityPoll?.pollOnce();
+    expect(bot.connectivity?.link(asset.id)?.state).toBe('online');
+    // From now on E8 cannot be read for it, and it really is offline: the bot must not guess.
+    sim.faults.add({ paths: [new RegExp(`/assetmanagement/asset/${asset.id}$`)], errorRate: 1, errorStatus: 502 });
+    sim.control.setOnline(asset.id, false);
+    for (let pass = 0; pass < 4; pass++) {
+      sim.clock.advance(6 * 60_000);
+      await bot.connectivityPoll?.pollOnce();
+    }
+    expect(bot.connectivity?.link(asset.id)?.state).toBe('unknown');
+    await bot.dispatcher.drain(5000);
+    expect(slack.posts().filter((m) => m.text.includes(asset.serialNumber))).toEqual([]);
+    // The platform answers again (no pass since): status shows what the bot knows.
+    sim.faults.clear();
+    const status = await bot.commands.handle(`status ${asset.id}`);
+    expect(status.kind === 'status' && status.link?.state).toBe('unknown');
+    const health = await bot.commands.handle('health');
+    expect(health.kind === 'health' && Object.values(health.offlineByGroup ?? {}).some((g) => g.unknown > 0)).toBe(true);
+  }, 90_000);
+});

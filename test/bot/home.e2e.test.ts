@@ -1,0 +1,75 @@
+import type { App } from '@slack/bolt';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseConfig } from '../../bot/config/load';
+import type { Bot } from '../../bot/runtime';
+import { createSlackApp } from '../../bot/slack/app';
+import type { Simulator } from '../../simulator';
+import { fakeSlackToken, postToSlackApp, waitFor } from './helpers';
+import { cbmDrive, startTestBot, useFixture } from './harness';
+import type { SlackApiServer } from './slack-server';
+
+// App Home (issue 12, item 9): opening the Home tab publishes the fleet at a glance, fresh.
+const botToken = fakeSlackToken('b');
+const signingSecret = `sign-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+const f = useFixture(botToken, { push: false });
+let sim: Simulator;
+let slack: SlackApiServer;
+let bot: Bot;
+let app: App;
+let url = '';
+
+beforeAll(async () => {
+  ({ sim, slack } = f);
+  bot = f.bot = await startTestBot({ sim, slackApiUrl: slack.apiUrl, botToken, stateFile: f.state.file, logger: f.logger, now: () => sim.clock.now(), config: { connectivity: { minOfflineMinutes: 10 } } });
+  app = createSlackApp({ botToken, mode: { kind: 'http', signingSecret }, slackApiUrl: slack.apiUrl, commands: bot.commands, home: bot.home, config: parseConfig({}), logger: f.logger });
+  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+});
+afterAll(() => app?.stop());
+
+async function openHome(user: string): Promise<string> {
+  const body = JSON.stringify({
+    token: 'legacy-verification-token',
+    team_id: 'T0001',
+    api_app_id: 'A0DRIVE',
+    type: 'event_callback',
+    event_id: `Ev${Math.random().toString(36).slice(2, 10).toUpperCase()}`,
+    event_time: Math.floor(Date.now() / 1000),
+    event: { type: 'app_home_opened', user, channel: 'D0HOME01', tab: 'home', event_ts: `${Date.now() / 1000}` },
+  });
+  const before = slack.homeViews.get(user)?.publishedAt ?? 0;
+  const answer = await postToSlackApp(url, signingSecret, body, { contentType: 'application/json' });
+  expect(answer.status).toBe(200);
+  const view = await waitFor('the published Home tab', () => {
+    const published = slack.homeViews.get(user);
+    return published && published.publishedAt > before && published;
+  });
+  return JSON.stringify(view.blocks);
+}
+
+test('the Home tab shows open faults by group, CBM units Yellow or Red and offline assets, and refreshes when opened', async () => {
+  const empty = await openHome('U0ALICE');
+  expect(empty).toContain('No open fault.');
+  expect(empty).toContain('Silences are not set up');
+
+  const drive = cbmDrive(sim);
+  const detail = await bot.directory.detail(drive.id);
+  sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
+  sim.control.setCbmUnit(drive.id, 'Fan', 'Red');
+  await bot.poll?.pollOnce(true);
+  const other = sim.fleet.assets().find((a) => a.assetType === 'Drive' && a.id !== drive.id && a.level !== 'expired') ?? drive;
+  await bot.connectivityPoll?.pollOnce();
+  sim.control.setGatewayOnline(other.id, false);
+  sim.clock.advance(15 * 60_000);
+  await bot.connectivityPoll?.pollOnce();
+
+  const home = await openHome('U0ALICE');
+  expect(home).toContain(`*${detail.assetGroup}*: 1 open fault`);
+  expect(home).toContain(drive.serialNumber);
+  expect(home).toContain('*Fan* of');
+  expect(home).toContain('Red');
+  expect(home).toContain(other.serialNumber);
+  expect(home).toContain('offline');
+  expect(slack.problems).toEqual([]);
+});
