@@ -25,13 +25,30 @@ function platformOf(name) {
   return { os, cpu, libc };
 }
 
+/** The node_modules folder an entry sits in ('' for the root package), ending in a slash. */
+function parentFolder(key) {
+  const at = key.lastIndexOf('node_modules/');
+  return at < 0 ? 'node_modules/' : key.slice(0, at + 'node_modules/'.length);
+}
+
+/** Whether npm, resolving `name` from `key` upward, finds an entry of that very version. */
+function resolves(key, name, version) {
+  for (let folder = parentFolder(key); ; ) {
+    const found = lock.packages[`${folder}${name}`];
+    if (found) return found.version === version;
+    if (folder === 'node_modules/') return false;
+    folder = parentFolder(folder.slice(0, -'/node_modules/'.length));
+  }
+}
+
 const lock = JSON.parse(fs.readFileSync(LOCK, 'utf8'));
 const added = [];
 for (const [key, entry] of Object.entries(lock.packages)) {
   for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
-    const target = `node_modules/${name}`;
     const platform = platformOf(name);
-    if (lock.packages[target] || !platform || !/^\d+\.\d+\.\d+/.test(version)) continue;
+    if (!platform || !/^\d+\.\d+\.\d+/.test(version) || resolves(key, name, version)) continue;
+    // Beside its parent: a nested parent (another version than the top-level one) needs its own.
+    const target = `${parentFolder(key)}${name}`;
     lock.packages[target] = {
       version,
       cpu: [platform.cpu],
