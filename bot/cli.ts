@@ -1,6 +1,8 @@
+#!/usr/bin/env node
 // `npm start`: the bot. Without Slack tokens it runs in the terminal; without platform
 // credentials it starts the simulator in-process. See the README's "Slack bot" section.
 import { parseArgs } from 'node:util';
+import '../shared/runtime/node';
 import type { PushSettings } from './alerts/sources/push';
 import type { NoticeSink } from './alerts/sink';
 import { readEnv, secretsOf, type BotEnv } from './config/env';
@@ -17,7 +19,7 @@ import { createAlertClient, SlackNoticeSink } from './slack/sink';
 import { startRepl } from './terminal/repl';
 import { TerminalNoticeSink } from './terminal/sink';
 
-const USAGE = `Usage: node dist/bot/cli.js [--config bot.yml]
+const USAGE = `Usage: drive-monitoring-bot [--config bot.yml]
 
 Without Slack tokens the bot runs in this terminal; without platform credentials it starts the
 simulator in-process. Environment: SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or

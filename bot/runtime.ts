@@ -1,3 +1,4 @@
+import '../shared/runtime/node';
 import type { PushReceiver } from '../shared/push';
 import { enqueueCbmDigestIfDue } from './alerts/cbm-digest';
 import { Dispatcher } from './alerts/dispatcher';

@@ -14,7 +14,7 @@ import { explainEndpointDenial } from '../levels';
 import type { Envelope } from '../schemas/envelope';
 import { API_PREFIX, ENDPOINTS, UNAUTHORIZED_CODE, type EndpointId } from '../spec';
 import { headerValue, type Transport, type TransportRequest, type TransportResponse } from '../transport/types';
-import { toTransportError } from '../transport/undici';
+import { toTransportError } from '../transport/errors';
 import type { Limiter } from './limiter';
 import type { SafeLogger } from './logger';
 import { backoffDelay, isRetryableStatus, retryAfterMs, type RetryPolicy } from './retry';
