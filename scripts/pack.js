@@ -2,7 +2,7 @@
 //
 // One `npm run build` compiles the whole tree to dist/. Each product then takes from dist/ only
 // the files its entry points reach (require() followed from file to file), plus the icons and
-// codex files beside its n8n nodes, into artifacts/build/<product>/ with its own package.json,
+// codex files beside its n8n nodes, into a staging folder with its own package.json,
 // and `npm pack` makes the tarball there. So the n8n pack carries the nodes, the credential and
 // the parts of shared/ they import, and nothing of the bot, simulator, push, tests or benchmarks.
 //
@@ -13,10 +13,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { builtinModules } = require('node:module');
 const { execFileSync } = require('node:child_process');
+const os = require('node:os');
 
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
-const buildRoot = path.join(root, 'artifacts', 'build');
+// Staged outside the tree: the staged copies are build output, not sources to lint or test.
+const buildRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'dm-pack-'));
 const outDir = path.join(root, 'artifacts', 'packages');
 const rootManifest = readJson(path.join(root, 'package.json'));
 
@@ -38,6 +40,9 @@ const PRODUCTS = [
     manifest: 'n8n-push/package.json',
     readme: 'n8n-push/README.md',
     provided: ['n8n-workflow'],
+    // In the tree its sources sit in n8n-push/; in its package, its nodes and credential sit in
+    // dist/nodes and dist/credentials as n8n's tools expect (requires are rewritten to match).
+    builtFrom: 'dist/n8n-push/',
   },
   { id: 'bot', manifest: 'bot/package.json', readme: 'README.md' },
   { id: 'simulator', manifest: 'simulator/package.json', readme: 'simulator/README.md' },
@@ -82,9 +87,32 @@ function walk(entries) {
   return { files, packages };
 }
 
-function entriesOf(manifest) {
+/** Where a package path (dist/...) was built in this tree. */
+function builtPath(product, packagePath) {
+  return path.join(root, product.builtFrom ? packagePath.replace(/^dist\//, product.builtFrom) : packagePath);
+}
+
+/** Where a file built in this tree goes in the package. */
+function packagePath(product, file) {
+  const relative = path.relative(root, file).split(path.sep).join('/');
+  return product.builtFrom && relative.startsWith(product.builtFrom) ? relative.replace(product.builtFrom, 'dist/') : relative;
+}
+
+function entriesOf(product, manifest) {
   const paths = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? []), ...Object.values(manifest.bin ?? {})];
-  return paths.map((p) => path.join(root, p));
+  return paths.map((p) => builtPath(product, p));
+}
+
+/** A compiled file's code with its relative requires pointing where the package puts their targets. */
+function relocatedCode(product, file) {
+  const code = fs.readFileSync(file, 'utf8');
+  if (!product.builtFrom) return code;
+  const from = path.dirname(packagePath(product, file));
+  return code.replace(/\brequire\(\s*(["'])(\.[^"']*)\1\s*\)/g, (_match, quote, specifier) => {
+    let target = path.relative(from, path.dirname(packagePath(product, resolveLocal(file, specifier)))).split(path.sep).join('/');
+    target = path.posix.join(target || '.', path.basename(resolveLocal(file, specifier), '.js'));
+    return `require(${quote}${target.startsWith('.') ? target : `./${target}`}${quote})`;
+  });
 }
 
 function copy(from, to) {
@@ -95,7 +123,7 @@ function copy(from, to) {
 function stage(product) {
   const manifest = readJson(path.join(root, product.manifest));
   manifest.version = rootManifest.version;
-  const entries = entriesOf(manifest);
+  const entries = entriesOf(product, manifest);
   for (const entry of entries) {
     if (!fs.existsSync(entry)) throw new Error(`${product.id}: ${path.relative(root, entry)} is missing: run npm run build`);
   }
@@ -112,12 +140,16 @@ function stage(product) {
 
   const dir = path.join(buildRoot, product.id);
   fs.rmSync(dir, { recursive: true, force: true });
-  for (const file of files) copy(file, path.join(dir, path.relative(root, file)));
+  for (const file of files) {
+    const target = path.join(dir, packagePath(product, file));
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, relocatedCode(product, file));
+  }
   // Icons and codex files of n8n nodes and credentials sit beside the node files.
-  const assetDirs = new Set([...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])].map((p) => path.dirname(path.join(root, p))));
+  const assetDirs = new Set([...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])].map((p) => path.dirname(builtPath(product, p))));
   for (const assetDir of assetDirs) {
     for (const name of fs.readdirSync(assetDir)) {
-      if (/\.(svg|png|node\.json)$/.test(name)) copy(path.join(assetDir, name), path.join(dir, path.relative(root, assetDir), name));
+      if (/\.(svg|png|node\.json)$/.test(name)) copy(path.join(assetDir, name), path.join(dir, packagePath(product, path.join(assetDir, name))));
     }
   }
 
@@ -141,6 +173,7 @@ function main() {
     const kib = Math.round(fs.statSync(r.tarball).size / 1024);
     console.log(`${path.relative(root, r.tarball)}  ${kib} KiB, ${r.files} modules; requires: ${r.requires.join(', ') || 'nothing'}`);
   }
+  fs.rmSync(buildRoot, { recursive: true, force: true });
   fs.writeFileSync(path.join(outDir, 'packages.json'), `${JSON.stringify(results.map((r) => ({ ...r, tarball: path.relative(outDir, r.tarball) })), null, 2)}\n`);
 }
 
@@ -153,4 +186,4 @@ if (require.main === module) {
   }
 }
 
-module.exports = { PRODUCTS, N8N_CLOUD_ALLOWED, walk };
+module.exports = { PRODUCTS, N8N_CLOUD_ALLOWED, walk, builtPath };
