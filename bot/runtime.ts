@@ -4,11 +4,13 @@ import { enqueueCbmDigestIfDue } from './alerts/cbm-digest';
 import { Dispatcher } from './alerts/dispatcher';
 import { AlertEngine } from './alerts/engine';
 import type { NoticeSink } from './alerts/sink';
-import { type PushSettings, startPushSource } from './alerts/sources/push';
+import { type PushSettings, pushSourceName, startPushSource } from './alerts/sources/push';
 import { type PollSource, startPollSource } from './alerts/sources/poll';
 import { CommandHandler } from './commands/handler';
 import type { BotConfig } from './config/schema';
 import type { BotLogger } from './log';
+import { lastSuccessfulPass, trackOutbox } from './ops/metrics';
+import { Readiness, recentSuccess } from './ops/readiness';
 import { AssetDirectory } from './platform/directory';
 import type { DrivePlatform } from './platform/types';
 import { StateStore } from './state/store';
@@ -35,6 +37,12 @@ export interface Bot {
   /** The polling source when `source.kind` is `poll`. */
   poll?: PollSource;
   push: PushReceiver[];
+  /**
+   * What /readyz reports. The alert source registers itself here ('source' for polling,
+   * 'source:push:<topic>' per receiver); the front end adds 'platform' and 'slack'. Another part
+   * adds its own figure with readiness.register(name, check).
+   */
+  readiness: Readiness;
   stop(): Promise<void>;
 }
 
@@ -61,6 +69,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     if (config.source.kind === 'push') {
       if (!options.push?.length) throw new Error('source.kind is push but no data-subscription user is configured (DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC)');
       for (const settings of options.push) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled));
+      options.push.forEach((settings, i) => receiverTopics.set(push[i], settings.topic));
     } else {
       poll = startPollSource({ engine, platform, directory, store, config, logger });
     }
@@ -72,6 +81,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       store.close();
     }
   }
+  const readiness = sourceReadiness(config, push);
+  const untrackOutbox = trackOutbox(() => store.countPending());
   const digestTimer = setInterval(() => {
     if (enqueueCbmDigestIfDue(store, config)) dispatcher.kick();
   }, 60_000);
@@ -86,8 +97,10 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     commands,
     poll,
     push,
+    readiness,
     async stop() {
       clearInterval(digestTimer);
+      untrackOutbox();
       await Promise.allSettled(push.map((r) => r.close()));
       await poll?.close();
       await dispatcher.stop();
@@ -95,3 +108,39 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     },
   };
 }
+
+/**
+ * Readiness of the alert source. Polling: a complete pass within three intervals (and a minute of
+ * slack). Push: each receiver connected to its broker (it reconnects by itself; until then no
+ * alert arrives).
+ */
+function sourceReadiness(config: BotConfig, receivers: PushReceiver[]): Readiness {
+  const readiness = new Readiness();
+  if (config.source.kind === 'poll') {
+    const maxAgeMs = (3 * config.source.pollIntervalSeconds + 60) * 1000;
+    readiness.register('source', recentSuccess(() => lastSuccessfulPass.get('poll'), maxAgeMs, 'REST polling'));
+    return readiness;
+  }
+  receivers.forEach((receiver, index) => {
+    const name = pushSourceName({ topic: receiverTopics.get(receiver) ?? String(index) });
+    let connected = true; // start() resolved: connected and subscribed
+    let why = 'connected';
+    receiver.on('connected', () => {
+      connected = true;
+      why = 'connected';
+    });
+    receiver.on('disconnected', (error?: Error) => {
+      connected = false;
+      why = `disconnected (${error?.message ?? 'connection closed'}); reconnecting`;
+    });
+    receiver.on('end', (end) => {
+      connected = false;
+      why = end.error ? `stopped: ${end.error.message}` : 'closed';
+    });
+    readiness.register(`source:${name}`, () => ({ ok: connected, detail: `${name}: ${why}` }));
+  });
+  return readiness;
+}
+
+/** The topic each push receiver was started for (receivers do not expose their settings). */
+const receiverTopics = new WeakMap<PushReceiver, string>();
