@@ -147,7 +147,13 @@ afterAll(async () => {
 
 describe('n8n in queue mode (main + one worker on Redis) with both packages', () => {
   it('runs a webhook workflow with the Drive Monitoring node on the worker', async () => {
-    const response = await fetch(`${main.url}/webhook/dm-queue-org`);
+    // n8n registers production webhooks while it activates workflows, which may end after it
+    // reports ready: ask until the path is known.
+    let response = await fetch(`${main.url}/webhook/dm-queue-org`);
+    for (const deadline = Date.now() + 120_000; response.status === 404 && Date.now() < deadline; response = await fetch(`${main.url}/webhook/dm-queue-org`)) {
+      await response.text();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
     const text = await response.text();
     expect(response.status).toBe(200);
     expect(text).toContain(String(values.orgId));
