@@ -166,8 +166,12 @@ function stage(product) {
 }
 
 function main() {
+  if (process.argv.includes('--refuse-root-pack')) {
+    // `npm pack` / `npm publish` at the root would ship the whole development build.
+    throw new Error('the root folder is not a package to pack as it is: run `npm run pack` and publish artifacts/packages/<tarball> (npm publish <tarball>)');
+  }
   const only = process.argv.slice(2);
-  fs.rmSync(outDir, { recursive: true, force: true });
+  if (only.length === 0) fs.rmSync(outDir, { recursive: true, force: true });
   const results = PRODUCTS.filter((p) => only.length === 0 || only.includes(p.id)).map(stage);
   for (const r of results) {
     const kib = Math.round(fs.statSync(r.tarball).size / 1024);
