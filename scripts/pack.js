@@ -169,7 +169,7 @@ function main() {
   if (process.argv.includes('--refuse-root-pack')) {
     // The root's prepack: npm also runs it before `npm run pack` (a pre-script), which is fine;
     // `npm pack` / `npm publish` at the root would ship the whole development build.
-    if (process.env.npm_command === 'run-script') return;
+    if (process.env.npm_command === 'run' || process.env.npm_command === 'run-script') return;
     throw new Error('the root folder is not a package to pack as it is: run `npm run pack` and publish artifacts/packages/<tarball> (npm publish <tarball>)');
   }
   const only = process.argv.slice(2);
