@@ -4,6 +4,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
+import { WebSocketServer } from 'ws';
 import { fakeSlackToken, waitFor } from './helpers';
 import { SlackApiServer } from './slack-server';
 
@@ -74,6 +75,39 @@ test('HTTP mode: alive, ready once platform, Slack and the push source work, and
   } finally {
     bot.child.kill();
     await slack.close();
+  }
+}, 90_000);
+
+test('Socket Mode: the same endpoints, ready once the socket is connected', async () => {
+  const token = fakeSlackToken('b');
+  const appToken = fakeSlackToken('app');
+  // Slack's side of Socket Mode: apps.connections.open hands out this socket, which says hello.
+  const sockets = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => sockets.once('listening', () => resolve()));
+  sockets.on('connection', (socket) => socket.send(JSON.stringify({ type: 'hello', num_connections: 1, connection_info: { app_id: 'A0BOT' }, debug_info: { host: 'stand-in' } })));
+  const socketUrl = `ws://127.0.0.1:${(sockets.address() as { port: number }).port}/`;
+  const slack = await new SlackApiServer({ token, socketMode: { appToken, url: socketUrl } }).start();
+  const bot = start({ SLACK_BOT_TOKEN: token, SLACK_APP_TOKEN: appToken, SLACK_API_URL: slack.apiUrl });
+  try {
+    const url = await opsUrl(bot);
+    expect(bot.err()).toContain('Socket Mode connected');
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    await waitFor('the demo fault in Slack', () => slack.posts().find((m) => m.text.startsWith('Fault')), 30_000);
+    let ready = await readyz(url);
+    for (const deadline = Date.now() + 30_000; ready.status !== 200 && Date.now() < deadline; ready = await readyz(url)) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks.slack.ok).toBe(true);
+    const text = await (await fetch(`${url}/metrics`)).text();
+    expect(Number(/^drive_bot_alerts_posted_total\{kind="alert"\} (\d+)/m.exec(text)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(bot.err()).not.toContain(appToken);
+  } finally {
+    bot.child.kill();
+    await bot.exited;
+    await slack.close();
+    for (const client of sockets.clients) client.terminate();
+    await new Promise((resolve) => sockets.close(resolve));
   }
 }, 90_000);
 
