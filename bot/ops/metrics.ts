@@ -34,7 +34,15 @@ const lastSuccess = new Gauge({
 
 /** Gauges and counters read when Prometheus scrapes, from the objects that already count. */
 const outboxProviders: Array<() => number> = [];
-const pushReceivers = new Map<string, { stats: PushReceiverStats }>();
+interface TrackedReceiver {
+  stats: PushReceiverStats;
+  once?(event: 'end', listener: () => void): unknown;
+}
+const pushReceivers = new Map<string, TrackedReceiver>();
+/** What receivers that ended had counted, so the counters never go down. */
+const retired = new Map<string, { delivered: number; duplicates: number }>();
+const pushTotal = (source: string, field: 'delivered' | 'duplicates') => (pushReceivers.get(source)?.stats[field] ?? 0) + (retired.get(source)?.[field] ?? 0);
+const pushSources = () => new Set([...pushReceivers.keys(), ...retired.keys()]);
 new Gauge({
   name: 'drive_bot_outbox_depth',
   help: 'Slack calls waiting in the outbox',
@@ -50,7 +58,7 @@ new Counter({
   registers: [registry],
   collect() {
     this.reset();
-    for (const [source, receiver] of pushReceivers) this.inc({ source }, receiver.stats.delivered);
+    for (const source of pushSources()) this.inc({ source }, pushTotal(source, 'delivered'));
   },
 });
 new Counter({
@@ -60,7 +68,7 @@ new Counter({
   registers: [registry],
   collect() {
     this.reset();
-    for (const [source, receiver] of pushReceivers) this.inc({ source }, receiver.stats.duplicates);
+    for (const source of pushSources()) this.inc({ source }, pushTotal(source, 'duplicates'));
   },
 });
 
@@ -96,8 +104,15 @@ export function trackOutbox(depth: () => number): () => void {
   outboxProviders.push(depth);
   return () => void outboxProviders.splice(outboxProviders.indexOf(depth), 1);
 }
-export function trackPushReceiver(source: string, receiver: { stats: PushReceiverStats }): void {
+/** Counts a receiver's deliveries under `source` until it ends (then its totals are kept). */
+export function trackPushReceiver(source: string, receiver: TrackedReceiver): void {
   pushReceivers.set(source, receiver);
+  receiver.once?.('end', () => {
+    if (pushReceivers.get(source) !== receiver) return;
+    pushReceivers.delete(source);
+    const before = retired.get(source) ?? { delivered: 0, duplicates: 0 };
+    retired.set(source, { delivered: before.delivered + receiver.stats.delivered, duplicates: before.duplicates + receiver.stats.duplicates });
+  });
 }
 
 let defaultsOn = false;
