@@ -2,6 +2,8 @@
 module.exports = {
   // jest's node environment, plus the worker's process warnings (see test/helpers/no-process-warnings.ts).
   testEnvironment: '<rootDir>/test/helpers/warning-environment.ts',
+  // Node programs install the core's timers and HTTP transport (shared/runtime); so do the tests.
+  setupFiles: ['<rootDir>/shared/runtime/node.ts'],
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023' }, module: { type: 'commonjs' } }] },

@@ -2,6 +2,7 @@
 // with a baseline measured in the same run, and writes the results to bench/results/.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import '../shared/runtime/node';
 import type { BenchSuite, SuiteResult } from './suite';
 
 async function main(): Promise<void> {

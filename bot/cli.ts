@@ -1,6 +1,8 @@
+#!/usr/bin/env node
 // `npm start`: the bot. Without Slack tokens it runs in the terminal; without platform
 // credentials it starts the simulator in-process. See the README's "Slack bot" section.
 import { parseArgs } from 'node:util';
+import '../shared/runtime/node';
 import type { PushSettings } from './alerts/sources/push';
 import type { NoticeSink } from './alerts/sink';
 import { readEnv, secretsOf, type BotEnv } from './config/env';
@@ -11,6 +13,8 @@ import { type BotLogger, createLogger, errorText, redact } from './log';
 import { createPlatformClient } from './platform/client';
 import { ensurePushUser } from './platform/push-user';
 import type { DrivePlatform } from './platform/types';
+import { cached } from './ops/readiness';
+import { opsSettingsFromEnv, startOpsServer, type OpsServer } from './ops/server';
 import { startBot } from './runtime';
 import { createSlackApp } from './slack/app';
 import { createAlertClient, SlackNoticeSink } from './slack/sink';
@@ -22,13 +26,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
-const USAGE = `Usage: node dist/bot/cli.js [--config bot.yml]
+const USAGE = `Usage: drive-monitoring-bot [--config bot.yml]
 
 Without Slack tokens the bot runs in this terminal; without platform credentials it starts the
 simulator in-process. Environment: SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or
 SLACK_SIGNING_SECRET (HTTP, PORT); DRIVE_MONITORING_BASE_URL, _AUTH_URL, _TENANT_ID, _API_KEY,
 _API_SECRET, _API_SCOPE_ID; DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC; DRIVE_BOT_CONFIG,
-DRIVE_BOT_STATE, LOG_LEVEL.`;
+DRIVE_BOT_STATE, LOG_LEVEL.
+
+Operations: --ops-port N (or DRIVE_BOT_OPS_PORT; 0 picks a free port) serves GET /healthz,
+/readyz and /metrics (Prometheus) on DRIVE_BOT_OPS_HOST (default 0.0.0.0), in every mode.`;
 
 interface PlatformSetup {
   platform: DrivePlatform;
@@ -84,12 +91,13 @@ async function setUpPlatform(env: BotEnv, config: BotConfig, logger: BotLogger):
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { config: { type: 'string' }, help: { type: 'boolean' }, 'create-push-user': { type: 'string' } } });
+  const { values } = parseArgs({ options: { config: { type: 'string' }, help: { type: 'boolean' }, 'create-push-user': { type: 'string' }, 'ops-port': { type: 'string' } } });
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
   const env = readEnv(process.env);
+  const ops = opsSettingsFromEnv(values['ops-port'] === undefined ? process.env : { ...process.env, DRIVE_BOT_OPS_PORT: values['ops-port'] });
   const logger = createLogger({ level: env.LOG_LEVEL, secrets: secretsOf(env) });
   let config = loadConfigFile(values.config ?? env.DRIVE_BOT_CONFIG);
   const embedded = env.DRIVE_MONITORING_BASE_URL === undefined;
@@ -109,9 +117,8 @@ async function main(): Promise<void> {
 
   const setup = await setUpPlatform(env, config, logger);
   const write = (text: string) => process.stdout.write(text);
-  const sink: NoticeSink = terminal
-    ? new TerminalNoticeSink(write, config.timeZone, config.command)
-    : new SlackNoticeSink(createAlertClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL), config.timeZone);
+  const slackClient = terminal ? undefined : createAlertClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL);
+  const sink: NoticeSink = slackClient ? new SlackNoticeSink(slackClient, config.timeZone) : new TerminalNoticeSink(write, config.timeZone, config.command);
   // Reports and charts: uploaded to Slack, or saved in a folder the terminal names.
   const messages = terminal
     ? new TerminalMessageSink(write, mkdtempSync(path.join(tmpdir(), 'drive-bot-files-')))
@@ -123,10 +130,12 @@ async function main(): Promise<void> {
 
   let stopping = false;
   let stopSlack: (() => Promise<void>) | undefined;
+  let opsServer: OpsServer | undefined;
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
     logger.debug('bot: stopping');
+    await opsServer?.close().catch(() => undefined);
     await stopSlack?.().catch(() => undefined);
     await bot.stop();
     logger.debug('bot: alerts stopped');
@@ -151,6 +160,26 @@ async function main(): Promise<void> {
       await app.stop();
     };
     logger.info(`slack: ${mode.kind === 'socket' ? 'Socket Mode connected' : `HTTP mode listening on ${env.PORT ?? 3000} at /slack/events`}, command ${config.command}`);
+  }
+  bot.readiness.register(
+    'platform',
+    cached(async () => {
+      await setup.platform.organization.getNodes();
+      return { ok: true, detail: 'platform: token obtained and the API answers' };
+    }),
+  );
+  bot.readiness.register(
+    'slack',
+    slackClient
+      ? cached(async () => {
+          const auth = await slackClient.auth.test();
+          return { ok: true, detail: `slack: authenticated as ${String(auth.user ?? auth.user_id)} in ${String(auth.team ?? auth.team_id)}` };
+        })
+      : () => ({ ok: true, detail: 'slack: terminal mode, no Slack' }),
+  );
+  if (ops) {
+    opsServer = await startOpsServer(ops, bot.readiness);
+    logger.info(`ops: /healthz, /readyz and /metrics at ${opsServer.url}`);
   }
   if (setup.demo) setTimeout(setup.demo, 3000).unref();
 }

@@ -1,9 +1,10 @@
+import '../shared/runtime/node';
 import type { PushReceiver } from '../shared/push';
 import { enqueueCbmDigestIfDue } from './alerts/cbm-digest';
 import { Dispatcher } from './alerts/dispatcher';
 import { AlertEngine } from './alerts/engine';
 import type { NoticeSink } from './alerts/sink';
-import { type PushExtras, type PushSettings, startPushSource } from './alerts/sources/push';
+import { type PushExtras, type PushSettings, pushSourceName, startPushSource } from './alerts/sources/push';
 import { type PollSource, startPollSource } from './alerts/sources/poll';
 import { CommandHandler } from './commands/handler';
 import { type ConnectivityPoll, startConnectivityPoll } from './connectivity/poll';
@@ -16,6 +17,8 @@ import { ReportService } from './reports/service';
 import type { MessageSink } from './reports/sink';
 import type { BotConfig } from './config/schema';
 import type { BotLogger } from './log';
+import { lastSuccessfulPass, trackOutbox } from './ops/metrics';
+import { Readiness, recentSuccess } from './ops/readiness';
 import { AssetDirectory } from './platform/directory';
 import type { DrivePlatform } from './platform/types';
 import { StateStore } from './state/store';
@@ -55,6 +58,12 @@ export interface Bot {
   reportSchedule?: ReportScheduler;
   /** What the App Home shows. */
   home: HomeService;
+  /**
+   * What /readyz reports. The alert source registers itself here ('source' for polling,
+   * 'source:push:<topic>' per receiver); the front end adds 'platform' and 'slack'. Another part
+   * adds its own figure with readiness.register(name, check).
+   */
+  readiness: Readiness;
   stop(): Promise<void>;
 }
 
@@ -110,6 +119,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         },
       };
       for (const settings of options.push) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled, extras));
+      options.push.forEach((settings, i) => receiverTopics.set(push[i], settings.topic));
     } else {
       poll = startPollSource({ engine, platform, directory, store, config, logger });
       if (connectivity) connectivityPoll = startConnectivityPoll({ tracker: connectivity, platform, directory, config, logger, now });
@@ -128,6 +138,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const reportSchedule = reports && config.reports.length > 0 ? new ReportScheduler({ config, reports, store, logger, now }) : undefined;
   // Reports left Creating by the previous run are looked up now.
   if (reports) void reports.checkPending();
+  const readiness = sourceReadiness(config, push);
+  const untrackOutbox = trackOutbox(() => store.countPending());
   const digestTimer = setInterval(() => {
     if (enqueueCbmDigestIfDue(store, config)) dispatcher.kick();
   }, 60_000);
@@ -148,8 +160,10 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     reportSchedule,
     // HOOK: pass `silences` once the silence store exists (issue 12); the tab says so until then.
     home: new HomeService({ store, connectivity, now }),
+    readiness,
     async stop() {
       clearInterval(digestTimer);
+      untrackOutbox();
       await reportSchedule?.close();
       reports?.close();
       connectivity?.close();
@@ -161,3 +175,39 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     },
   };
 }
+
+/**
+ * Readiness of the alert source. Polling: a complete pass within three intervals (and a minute of
+ * slack). Push: each receiver connected to its broker (it reconnects by itself; until then no
+ * alert arrives).
+ */
+function sourceReadiness(config: BotConfig, receivers: PushReceiver[]): Readiness {
+  const readiness = new Readiness();
+  if (config.source.kind === 'poll') {
+    const maxAgeMs = (3 * config.source.pollIntervalSeconds + 60) * 1000;
+    readiness.register('source', recentSuccess(() => lastSuccessfulPass.get('poll'), maxAgeMs, 'REST polling'));
+    return readiness;
+  }
+  receivers.forEach((receiver, index) => {
+    const name = pushSourceName({ topic: receiverTopics.get(receiver) ?? String(index) });
+    let connected = true; // start() resolved: connected and subscribed
+    let why = 'connected';
+    receiver.on('connected', () => {
+      connected = true;
+      why = 'connected';
+    });
+    receiver.on('disconnected', (error?: Error) => {
+      connected = false;
+      why = `disconnected (${error?.message ?? 'connection closed'}); reconnecting`;
+    });
+    receiver.on('end', (end) => {
+      connected = false;
+      why = end.error ? `stopped: ${end.error.message}` : 'closed';
+    });
+    readiness.register(`source:${name}`, () => ({ ok: connected, detail: `${name}: ${why}` }));
+  });
+  return readiness;
+}
+
+/** The topic each push receiver was started for (receivers do not expose their settings). */
+const receiverTopics = new WeakMap<PushReceiver, string>();

@@ -7,6 +7,7 @@ import type {
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
+import '../shared/runtime/n8n';
 import { fetchAccessToken, tokenUrl } from '../shared/auth/token';
 import { DriveMonitoringError, TransportError, UnexpectedResponseError } from '../shared/errors';
 import { API_PREFIX } from '../shared/spec';

@@ -17,6 +17,6 @@ function copyAssets(dir) {
   }
 }
 
-for (const dir of ['credentials', 'nodes', 'bot']) {
+for (const dir of ['credentials', 'nodes', 'n8n-push', 'bot']) {
   if (fs.existsSync(path.join(root, dir))) copyAssets(dir);
 }

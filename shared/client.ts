@@ -18,7 +18,7 @@ import { levelOfSubscriptions, rangesApi } from './ranges';
 import { REDACTED, registerSecret } from './redact';
 import type { Level } from './spec';
 import type { Transport } from './transport/types';
-import { createUndiciTransport } from './transport/undici';
+import { createDefaultTransport } from './transport/default';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -125,7 +125,7 @@ export function createClient(options: ClientOptions) {
   const retry = retryPolicy(options.retry);
   const ownTransport = options.transport
     ? undefined
-    : createUndiciTransport({ connections: Math.max(concurrency, 4), headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs });
+    : createDefaultTransport({ connections: Math.max(concurrency, 4), headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs });
   const plainTransport = options.transport ?? ownTransport!;
   const logger = safeLogger(options.logger);
 

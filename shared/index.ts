@@ -1,10 +1,13 @@
-// The public surface of the API core. Nodes and the bot import from here only.
+// The public surface of the API core. Nodes and the bot import from here only. It names no
+// timer and no HTTP client, so n8n's pack can load it under n8n Cloud's rules; the host installs
+// those: shared/runtime/node (Node programs: node:timers, undici) or shared/runtime/n8n (the pack).
 export { createClient, DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, DEFAULT_DEADLINE_MS, type ClientOptions, type DriveMonitoringClient } from './client';
 export { fetchAccessToken, buildTokenRequest, parseTokenResponse, tokenUrl, type AccessToken, type ApiCredentials, type TokenRequest, type FetchAccessTokenOptions } from './auth/token';
 export { TokenCache, sharedTokenCache, credentialKey, type TokenCacheOptions } from './auth/cache';
 export type { Transport, TransportRequest, TransportResponse } from './transport/types';
 export { headerValue } from './transport/types';
-export { createUndiciTransport, type UndiciTransportOptions } from './transport/undici';
+export { setDefaultTransport, type TransportFactory, type DefaultTransportOptions } from './transport/default';
+export { useTimers, type Timers } from './core/wait';
 export type { Logger } from './core/logger';
 export type { RetryOptions } from './core/retry';
 export type { RequestOptions } from './endpoints/context';

@@ -1,10 +1,11 @@
+#!/usr/bin/env node
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { SimulatorControl } from './control';
 import type { FaultRule } from './faults';
 import { startSimulator, type SimulatorOptions } from './index';
 
-const USAGE = `Usage: node dist/simulator/cli.js [options]
+const USAGE = `Usage: drive-monitoring-simulator [options]   (from a checkout: npm run simulator -- [options])
   --port N             HTTP port (default 0: a free port)
   --host H             listen address (default 127.0.0.1)
   --seed S             fleet seed (default 1)

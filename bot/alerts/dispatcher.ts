@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DIGEST_MAX_LINES } from '../blocks/digest';
 import { type BotLogger, errorText } from '../log';
+import * as metrics from '../ops/metrics';
 import type { MessageRef, PendingCall, StateStore } from '../state/store';
 import type { Outage } from '../connectivity/model';
 import type { AlertRecord } from './model';
@@ -140,12 +141,14 @@ export class Dispatcher {
   private async post(channel: string, notice: Notice, threadTs?: string): Promise<Posted> {
     const posted = await this.sink.post(channel, notice, threadTs);
     this.posted(channel);
+    metrics.alertPosted(threadTs ? 'reply' : notice.kind);
     return posted;
   }
 
   private async updateAlert(ref: MessageRef, alert: AlertRecord): Promise<void> {
     await this.sink.update(ref.channelId, ref.ts, { kind: 'alert', alert });
     this.stats.updates++;
+    metrics.alertUpdated();
   }
 
   private async sendDigest(channel: string, batch: PendingCall[]): Promise<void> {
@@ -236,6 +239,7 @@ export class Dispatcher {
     const giveUp = permanent ? call.attempts + 1 >= 3 : call.attempts + 1 >= 10;
     this.store.recordFailure(call.id, errorText(error), giveUp);
     if (giveUp) this.stats.failed++;
+    if (giveUp) metrics.alertFailed();
     const backoff = Math.min(60_000, 500 * 2 ** call.attempts);
     this.nextPostAt.set(channel, Date.now() + backoff);
     this.options.logger.error(`slack: ${call.item.kind} to ${channel} failed (${errorText(error)})${giveUp ? ', given up: kept in the outbox as failed' : `, retrying in ${backoff} ms`}`);

@@ -38,7 +38,7 @@ export function createSlackApp(options: SlackAppOptions): App {
   const clientOptions = { slackApiUrl: options.slackApiUrl };
   const app =
     options.mode.kind === 'socket'
-      ? new App({ token: options.botToken, appToken: options.mode.appToken, socketMode: true, logger, clientOptions })
+      ? new App({ token: options.botToken, appToken: options.mode.appToken, socketMode: true, logger, clientOptions, installerOptions: { clientOptions } })
       : new App({
           token: options.botToken,
           receiver: new HTTPReceiver({ signingSecret: options.mode.signingSecret, endpoints: '/slack/events', logger }),

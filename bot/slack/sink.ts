@@ -1,6 +1,7 @@
 import { webApi } from '@slack/bolt';
 import { noticeMessage } from '../blocks/notice';
 import { type Notice, type NoticeSink, type Posted, PermanentSinkError, RateLimitedError } from '../alerts/sink';
+import { slackRateLimitedCall } from '../ops/metrics';
 
 const PERMANENT = new Set([
   'channel_not_found',
@@ -34,6 +35,7 @@ export function createAlertClient(token: string, slackApiUrl?: string): webApi.W
 
 function translate(error: unknown): Error {
   const e = error as { code?: string; retryAfter?: number; data?: { error?: string }; message?: string };
+  if (e.code === webApi.ErrorCode.RateLimitedError) slackRateLimitedCall();
   if (e.code === webApi.ErrorCode.RateLimitedError) return new RateLimitedError(Math.max(1, e.retryAfter ?? 1) * 1000);
   if (e.code === webApi.ErrorCode.PlatformError && e.data?.error && PERMANENT.has(e.data.error)) {
     return new PermanentSinkError(`Slack refused the call: ${e.data.error}`);

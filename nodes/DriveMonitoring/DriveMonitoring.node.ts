@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
+import '../../shared/runtime/n8n';
 import { nodeProperties } from './actions/resources';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from './methods';

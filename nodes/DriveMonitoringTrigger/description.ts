@@ -1,54 +1,63 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-const push = { show: { mode: ['push'] } };
-const poll = { show: { mode: ['poll'] } };
+/** Filters on what a trigger emits; the push trigger of n8n-nodes-drive-monitoring-push has the same. */
+export const filtersProperty: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{
+			displayName: 'Asset IDs',
+			name: 'assetIds',
+			type: 'string',
+			default: '',
+			placeholder: '1001, 1002',
+			description: 'Emit only data of these assets (comma-separated IDs)',
+		},
+		{
+			displayName: 'CBM Status',
+			name: 'cbmStatuses',
+			type: 'multiOptions',
+			options: [
+				{ name: 'Gray', value: 'Gray' },
+				{ name: 'Good', value: 'Good' },
+				{ name: 'Red', value: 'Red' },
+				{ name: 'Yellow', value: 'Yellow' },
+			],
+			default: [],
+			description: 'Emit CBM data only when a unit has one of these statuses',
+		},
+		{
+			displayName: 'Event Type',
+			name: 'eventTypes',
+			type: 'multiOptions',
+			options: [
+				{ name: 'Fault', value: 'Fault' },
+				{ name: 'Notification', value: 'Notification' },
+				{ name: 'Warning', value: 'Warning' },
+			],
+			default: [],
+			description: 'Emit only events of these types',
+		},
+	],
+};
+
+/** Whether to add the data as received under "raw" (both triggers). */
+export const includeRawOption: INodeProperties = {
+	displayName: 'Include Raw Message',
+	name: 'includeRaw',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to add the message as received or as the API answered under "raw"',
+};
 
 export const triggerProperties: INodeProperties[] = [
-	{
-		displayName: 'Mode',
-		name: 'mode',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Push (Data Subscription)',
-				value: 'push',
-				description: 'Receive the data the platform pushes to the data-subscription user, the moment it is sent',
-			},
-			{
-				name: 'Poll (REST API)',
-				value: 'poll',
-				description: 'Ask the API at the poll times for new events, finished reports, CBM and condition changes',
-			},
-		],
-		default: 'push',
-	},
-	{
-		displayName: 'Poll Times apply to Poll mode only; in Push mode data arrives as it is sent',
-		name: 'pushNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: push,
-	},
-	{
-		displayName: 'Data Types',
-		name: 'dataTypes',
-		type: 'multiOptions',
-		displayOptions: push,
-		options: [
-			{ name: 'Asset CBM', value: 'AssetCBM', description: 'Predictive-maintenance results, daily' },
-			{ name: 'Asset Event', value: 'AssetEvent', description: 'Faults, warnings and notifications, in real time' },
-			{ name: 'Asset Report', value: 'AssetReport', description: 'A user report, when it is generated' },
-			{ name: 'Asset State', value: 'AssetState', description: 'Online or offline state of each asset, hourly' },
-		],
-		default: ['AssetEvent'],
-		description: 'Types to emit. The user must also be subscribed to them (Subscribe Data Types).',
-	},
 	{
 		displayName: 'Watch',
 		name: 'watch',
 		type: 'multiOptions',
-		displayOptions: poll,
 		options: [
 			{ name: 'CBM Changes', value: 'cbm', description: 'A CBM unit changed status (Standard and Premium assets)' },
 			{ name: 'Condition Changes', value: 'conditions', description: 'A health condition changed status' },
@@ -61,7 +70,6 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Assets',
 		name: 'scope',
 		type: 'options',
-		displayOptions: poll,
 		options: [
 			{ name: 'Listed Assets', value: 'assets' },
 			{ name: 'All Assets of an Organization', value: 'organization' },
@@ -73,7 +81,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Asset IDs',
 		name: 'assetIds',
 		type: 'string',
-		displayOptions: { show: { mode: ['poll'], scope: ['assets'] } },
+		displayOptions: { show: { scope: ['assets'] } },
 		default: '',
 		required: true,
 		placeholder: '1001, 1002',
@@ -83,7 +91,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Organization ID',
 		name: 'orgId',
 		type: 'number',
-		displayOptions: { show: { mode: ['poll'], scope: ['organization', 'assetGroup'] } },
+		displayOptions: { show: { scope: ['organization', 'assetGroup'] } },
 		default: 0,
 		required: true,
 		description: 'ID of the end-user (EU) organization',
@@ -92,52 +100,11 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Asset Group ID',
 		name: 'assetGroupId',
 		type: 'number',
-		displayOptions: { show: { mode: ['poll'], scope: ['assetGroup'] } },
+		displayOptions: { show: { scope: ['assetGroup'] } },
 		default: 0,
 		required: true,
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Asset IDs',
-				name: 'assetIds',
-				type: 'string',
-				default: '',
-				placeholder: '1001, 1002',
-				description: 'Emit only data of these assets (comma-separated IDs)',
-			},
-			{
-				displayName: 'CBM Status',
-				name: 'cbmStatuses',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Gray', value: 'Gray' },
-					{ name: 'Good', value: 'Good' },
-					{ name: 'Red', value: 'Red' },
-					{ name: 'Yellow', value: 'Yellow' },
-				],
-				default: [],
-				description: 'Emit CBM data only when a unit has one of these statuses',
-			},
-			{
-				displayName: 'Event Type',
-				name: 'eventTypes',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Fault', value: 'Fault' },
-					{ name: 'Notification', value: 'Notification' },
-					{ name: 'Warning', value: 'Warning' },
-				],
-				default: [],
-				description: 'Emit only events of these types',
-			},
-		],
-	},
+	filtersProperty,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -145,51 +112,14 @@ export const triggerProperties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Acknowledge',
-				name: 'acknowledge',
-				type: 'options',
-				displayOptions: { show: { '/mode': ['push'] } },
-				options: [
-					{
-						name: 'Execution Finishes',
-						value: 'executionFinishes',
-						description: 'After the workflow execution finished, successful or not',
-					},
-					{
-						name: 'Execution Finishes Successfully',
-						value: 'executionFinishesSuccessfully',
-						description: 'After a successful execution; a failed one leaves the message to be delivered again',
-					},
-					{ name: 'Immediately', value: 'immediately', description: 'As soon as the message is received' },
-				],
-				default: 'executionFinishes',
-				description: 'When the message is acknowledged to the broker; until then the broker keeps it',
-			},
-			{
-				displayName: 'Include Raw Message',
-				name: 'includeRaw',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to add the message as received (push) or as the API answered (poll) under "raw"',
-			},
+			includeRawOption,
 			{
 				displayName: 'Late Event Margin (Minutes)',
 				name: 'lateMarginMinutes',
 				type: 'number',
-				displayOptions: { show: { '/mode': ['poll'] } },
 				typeOptions: { minValue: 0 },
 				default: 10,
 				description: 'Each poll looks this far behind the previous one, for events the platform records late',
-			},
-			{
-				displayName: 'Parallel Messages',
-				name: 'parallelMessages',
-				type: 'number',
-				displayOptions: { show: { '/mode': ['push'] } },
-				typeOptions: { minValue: 1 },
-				default: 1,
-				description: 'Messages handled at once over AMQP (MQTT handles one at a time)',
 			},
 		],
 	},

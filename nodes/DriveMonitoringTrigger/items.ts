@@ -1,10 +1,12 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import type { PushDataType } from '../../shared/push';
 
-/** A pushed message, or one the poll mode found; `AssetCondition` exists only in poll mode (E18). */
+/** The data types the platform pushes (shared/push names the same four). */
+export type PushedDataType = 'AssetEvent' | 'AssetState' | 'AssetReport' | 'AssetCBM';
+
+/** A pushed message, or one the poll trigger found; `AssetCondition` exists only when polling (E18). */
 export interface TriggerMessage {
 	id: string;
-	dataType: PushDataType | 'AssetCondition';
+	dataType: PushedDataType | 'AssetCondition';
 	assetId?: number;
 	orgId?: number;
 	time: string;
@@ -61,4 +63,13 @@ export function parseIdList(field: string, value: unknown): number[] {
 	const bad = parts.find((p) => !/^\d+$/.test(p));
 	if (bad !== undefined) throw new Error(`${field} "${text}" is not a list of asset IDs: "${bad}" is not a whole number`);
 	return parts.map(Number);
+}
+
+export function readFilters(context: { getNodeParameter(name: string, fallback: unknown): unknown }): TriggerFilters {
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	return {
+		eventTypes: (filters.eventTypes as string[] | undefined) ?? [],
+		assetIds: parseIdList('Filters > Asset IDs', filters.assetIds),
+		cbmStatuses: (filters.cbmStatuses as string[] | undefined) ?? [],
+	};
 }

@@ -3,8 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { assetStandingRefusal, createClient, DriveMonitoringApiError, type DriveMonitoringClient } from '../../shared';
 import { apiCredentialsOf } from '../DriveMonitoring/transport/credentials';
 import { n8nTransport } from '../DriveMonitoring/transport/n8nTransport';
-import { parseIdList, passesFilters, toItem, type TriggerFilters, type TriggerMessage } from './items';
-import { readFilters } from './push';
+import { parseIdList, passesFilters, readFilters, toItem, type TriggerFilters, type TriggerMessage } from './items';
 
 const API_CREDENTIAL_TYPE = 'driveMonitoringApi';
 const MINUTE = 60_000;

@@ -1,4 +1,5 @@
-// Installs this package into an n8n user folder exactly as n8n's community-package installer
+// Installs an n8n package of this tree (the pack or the push companion, from the tarballs of
+// `npm run pack`) into an n8n user folder exactly as n8n's community-package installer
 // does (CommunityPackagesService.downloadPackage in n8n 2.41): the `npm pack` tarball unpacked
 // into <N8N_USER_FOLDER>/.n8n/nodes/node_modules/<name>, devDependencies, peerDependencies and
 // optionalDependencies removed from its package.json, `npm install` run inside it with the
@@ -28,16 +29,25 @@ export interface InstalledPack {
   tarballBytes: number;
 }
 
-/** `npm pack` of the built repository; returns the tarball's path inside workDir. */
-export async function packRepository(workDir: string): Promise<string> {
-  fs.mkdirSync(workDir, { recursive: true });
-  const packed = await run('npm', ['pack', '--silent', '--pack-destination', workDir], { cwd: REPO_ROOT });
-  return path.join(workDir, packed.stdout.trim().split('\n').pop()!);
+export const PACKAGES_DIR = path.join(REPO_ROOT, 'artifacts', 'packages');
+
+/** The tarball `npm run pack` wrote for a package name (and this tree's version). */
+export function productTarball(name: string): string {
+  const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as PackageJson;
+  const tarball = path.join(PACKAGES_DIR, `${name}-${version}.tgz`);
+  if (!fs.existsSync(tarball)) throw new Error(`${tarball} is missing: run npm run pack`);
+  return tarball;
+}
+
+/** The package.json inside a tarball. */
+async function manifestOf(tarball: string): Promise<PackageJson> {
+  const { stdout } = await run('tar', ['-xzOf', tarball, 'package/package.json']);
+  return JSON.parse(stdout) as PackageJson;
 }
 
 export async function installPack(tarball: string, userFolder: string): Promise<InstalledPack> {
   const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as PackageJson;
+  const manifest = await manifestOf(tarball);
   const directory = path.join(nodesDir, 'node_modules', manifest.name);
   fs.rmSync(directory, { recursive: true, force: true });
   fs.mkdirSync(directory, { recursive: true });

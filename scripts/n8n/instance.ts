@@ -72,7 +72,7 @@ export interface N8nServer {
 }
 
 /** `n8n start` on a free port of 127.0.0.1; resolves once /healthz/readiness answers 200. */
-export async function startN8nServer(instance: N8nInstance, logFile: string, timeoutMs = 180_000): Promise<N8nServer> {
+export async function startN8nServer(instance: N8nInstance, logFile: string, timeoutMs = 180_000, extraEnv: NodeJS.ProcessEnv = {}): Promise<N8nServer> {
   const [port, brokerPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   const child = startDetached(process.execPath, [instance.runtime.bin, 'start'], {
@@ -82,6 +82,7 @@ export async function startN8nServer(instance: N8nInstance, logFile: string, tim
       N8N_RUNNERS_BROKER_PORT: String(brokerPort),
       N8N_EDITOR_BASE_URL: url,
       WEBHOOK_URL: `${url}/`,
+      ...extraEnv,
     }),
   });
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
@@ -103,4 +104,44 @@ export async function startN8nServer(instance: N8nInstance, logFile: string, tim
   }
   await server.stop();
   throw new Error(`n8n did not become ready within ${timeoutMs} ms; see ${logFile}`);
+}
+
+/** n8n's queue mode on a Redis at 127.0.0.1:port (the main process and every worker use it). */
+export function queueModeEnv(redisPort: number): NodeJS.ProcessEnv {
+  return { EXECUTIONS_MODE: 'queue', QUEUE_BULL_REDIS_HOST: '127.0.0.1', QUEUE_BULL_REDIS_PORT: String(redisPort), OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true' };
+}
+
+export interface N8nWorker {
+  process: ChildProcess;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** `n8n worker` in queue mode; resolves once it says it is ready for jobs. */
+export async function startN8nWorker(instance: N8nInstance, logFile: string, env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<N8nWorker> {
+  const brokerPort = await freePort();
+  const child = startDetached(process.execPath, [instance.runtime.bin, 'worker', '--concurrency=10'], {
+    cwd: instance.userFolder,
+    env: n8nEnv(instance, { N8N_RUNNERS_BROKER_PORT: String(brokerPort), QUEUE_HEALTH_CHECK_ACTIVE: 'false', ...env }),
+  });
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = fs.createWriteStream(logFile);
+  let text = '';
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      log.write(chunk);
+    });
+  }
+  const worker: N8nWorker = { process: child, log: () => text, stop: () => stop(child) };
+  const deadline = Date.now() + timeoutMs;
+  while (!/n8n worker is now ready|Worker ready|ready for jobs/i.test(text)) {
+    if (child.exitCode !== null) throw new Error(`n8n worker exited with ${child.exitCode}; see ${logFile}`);
+    if (Date.now() > deadline) {
+      await worker.stop();
+      throw new Error(`n8n worker did not become ready within ${timeoutMs} ms; see ${logFile}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return worker;
 }

@@ -17,7 +17,7 @@ import { CHECK_BEFORE_REPEATING, CODE_INFO } from '../errorCatalog';
 import type { Envelope } from '../schemas/envelope';
 import { API_PREFIX, ENDPOINTS, UNAUTHORIZED_CODE, type EndpointId, type Level } from '../spec';
 import { headerValue, type Transport, type TransportRequest, type TransportResponse } from '../transport/types';
-import { toTransportError } from '../transport/undici';
+import { toTransportError } from '../transport/errors';
 import type { Limiter } from './limiter';
 import type { SafeLogger } from './logger';
 import { backoffDelay, isRetryableStatus, retryAfterMs, type RetryPolicy } from './retry';

@@ -11,20 +11,41 @@ export function abortError(signal: AbortSignal): TransportError {
   });
 }
 
-/** Sleep that an AbortSignal ends early (rejecting). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/**
+ * The one primitive the core takes from its host: wait `ms`, ending early when `signal` aborts.
+ * n8n's pack installs n8n-workflow's `sleep` (shared/runtime/n8n), Node programs install
+ * node:timers (shared/runtime/node). The core itself names no timer global, so the same code runs
+ * under n8n Cloud's rules and in the bot.
+ */
+export interface Timers {
+  /** `background`: the wait alone should not keep the process alive (a host may ignore it). */
+  sleep(ms: number, signal?: AbortSignal, background?: boolean): Promise<unknown>;
+}
+
+let timers: Timers | undefined;
+
+/** Installs the host's timers (last call wins; tests may install a fake clock). */
+export function useTimers(host: Timers): void {
+  timers = host;
+}
+
+/** Sleep that an AbortSignal ends early (rejecting with the core's abort error). */
+export function sleep(ms: number, signal?: AbortSignal, background = false): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortError(signal));
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortError(signal!));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  if (!timers) {
+    return Promise.reject(
+      new Error('The Drive Monitoring core has no timers: a Node program imports shared/runtime/node first, n8n nodes import shared/runtime/n8n'),
+    );
+  }
+  // The host's own abort error is replaced by ours; raceAbort also covers hosts whose sleep
+  // ignores the signal (n8n-workflow before 2.x takes only the delay).
+  const waited = timers.sleep(ms, signal, background).then(
+    () => undefined,
+    (error: unknown) => {
+      throw signal?.aborted ? abortError(signal) : error;
+    },
+  );
+  return raceAbort(waited, signal);
 }
 
 /** Wait for a shared promise without letting one caller's abort cancel it for the others. */
@@ -97,20 +118,24 @@ export function callSignal(parents: Array<AbortSignal | undefined>, deadlineMs?:
   const controller = new AbortController();
   const unfollow = present.map((parent) => (parent.aborted ? (controller.abort(parent.reason), () => false) : follow(parent, controller)));
   let passed = false;
-  const timer =
-    deadlineMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          passed = true;
-          controller.abort(new DeadlineReason(`the deadline of ${deadlineMs} ms passed`));
-        }, deadlineMs);
-  // A call in flight keeps the process alive by itself; its deadline need not.
-  (timer as { unref?: () => void } | undefined)?.unref?.();
+  // The deadline waits on the host's timers like every other wait of the core; ending the call
+  // aborts that wait, which clears the host's timer. A call in flight keeps the process alive by
+  // itself; its deadline need not.
+  const deadline = deadlineMs === undefined ? undefined : new AbortController();
+  if (deadline) {
+    sleep(deadlineMs as number, deadline.signal, true).then(
+      () => {
+        passed = true;
+        controller.abort(new DeadlineReason(`the deadline of ${deadlineMs} ms passed`));
+      },
+      () => undefined,
+    );
+  }
   return {
     signal: controller.signal,
     deadlinePassed: () => passed,
     clear: () => {
-      if (timer !== undefined) clearTimeout(timer);
+      deadline?.abort();
       for (const stop of unfollow) stop();
     },
   };

@@ -58,6 +58,8 @@ export interface SlackServerOptions {
   perChannelPerSecond?: number;
   /** Extra latency on every answer, in ms. */
   latencyMs?: number;
+  /** Socket Mode: the app-level token apps.connections.open takes, and the WebSocket URL it hands out. */
+  socketMode?: { appToken: string; url: string };
 }
 
 const LIMITS = { blocks: 50, sectionText: 3000, field: 2000, fields: 10, header: 150 };
@@ -193,6 +195,11 @@ export class SlackApiServer {
     }
     const method = url.pathname.replace(/^\/api\//, '');
     const auth = req.headers.authorization ?? (typeof body.token === 'string' ? `Bearer ${body.token}` : '');
+    if (method === 'apps.connections.open' && this.options.socketMode && auth === `Bearer ${this.options.socketMode.appToken}`) {
+      this.record(method, body, 200, true);
+      this.send(res, 200, { ok: true, url: this.options.socketMode.url });
+      return;
+    }
     if (auth !== `Bearer ${this.options.token}`) {
       this.record(method, body, 200, false, 'invalid_auth');
       this.send(res, 200, { ok: false, error: 'invalid_auth' });

@@ -15,6 +15,10 @@ export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 export interface E2eState {
   instance: N8nInstance;
   pack: InstalledPack;
+  /** the push companion, n8n-nodes-drive-monitoring-push */
+  push: InstalledPack;
+  /** what <user folder>/.n8n/nodes/node_modules held after the pack alone was installed */
+  afterPackInstall: string[];
   timings: { runtimeMs: number; packInstallMs: number };
 }
 

@@ -5,6 +5,8 @@
 module.exports = {
   rootDir: '../..',
   testEnvironment: 'node',
+  // Node programs install the core's timers and HTTP transport (shared/runtime); so do the tests.
+  setupFiles: ['<rootDir>/shared/runtime/node.ts'],
   roots: ['<rootDir>/test/n8n'],
   testMatch: ['**/*.e2e.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023' }, module: { type: 'commonjs' } }] },

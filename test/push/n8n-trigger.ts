@@ -18,6 +18,8 @@ import type { N8nTestEngine } from '../helpers/n8n/engine';
 type Done = { resolve(run: IRun): void } | undefined;
 
 export const TRIGGER_TYPE = 'n8n-nodes-drive-monitoring.driveMonitoringTrigger';
+/** The push trigger comes with the companion package n8n-nodes-drive-monitoring-push. */
+export const PUSH_TRIGGER_TYPE = 'n8n-nodes-drive-monitoring-push.driveMonitoringPushTrigger';
 
 /** A downstream node that fails while `failing()` says so: an execution that did not succeed. */
 export function flakyNode(failing: () => boolean): INodeType {
@@ -49,8 +51,8 @@ export interface ActiveTrigger {
 	close(): Promise<void>;
 }
 
-function workflowWith(engine: N8nTestEngine, parameters: INodeParameters, credentials: INode['credentials'], withFlaky: boolean): { workflow: Workflow; node: INode } {
-	const node: INode = { id: 'trigger', name: 'Drive Monitoring Trigger', type: TRIGGER_TYPE, typeVersion: 1, position: [0, 0], parameters, credentials };
+function workflowWith(engine: N8nTestEngine, parameters: INodeParameters, credentials: INode['credentials'], withFlaky: boolean, type = TRIGGER_TYPE): { workflow: Workflow; node: INode } {
+	const node: INode = { id: 'trigger', name: 'Drive Monitoring Trigger', type, typeVersion: 1, position: [0, 0], parameters, credentials };
 	const nodes: INode[] = [node];
 	if (withFlaky) nodes.push({ id: 'flaky', name: 'Flaky', type: 'test.flaky', typeVersion: 1, position: [200, 0], parameters: {} });
 	const connections = withFlaky ? { [node.name]: { main: [[{ node: 'Flaky', type: 'main' as const, index: 0 }]] } } : {};
@@ -65,7 +67,7 @@ export async function activateTrigger(
 	credentials: INode['credentials'],
 	options: { withFlaky?: boolean; holdExecutions?: () => boolean; onEmit?: (items: INodeExecutionData[]) => void } = {},
 ): Promise<ActiveTrigger> {
-	const { workflow, node } = workflowWith(engine, parameters, credentials, options.withFlaky ?? false);
+	const { workflow, node } = workflowWith(engine, parameters, credentials, options.withFlaky ?? false, PUSH_TRIGGER_TYPE);
 	const data = engine.additionalData();
 	const state: ActiveTrigger = { emitted: [], runs: [], errors: [], close: async () => undefined };
 	const execute = async (items: INodeExecutionData[][], done?: Done) => {

@@ -1,9 +1,9 @@
 // The token flow: one function, a cache per credential set with single flight and refresh
 // ahead of expiry, one re-authentication on a 401 (never a loop), and refusals that say which
 // credential was wrong, without ever printing a secret.
+import { createUndiciTransport } from '../../shared/runtime/node';
 import {
   AuthError,
-  createUndiciTransport,
   DriveMonitoringApiError,
   fetchAccessToken,
   TokenCache,

@@ -1,6 +1,7 @@
 // Schema tolerance end to end: the same answers, re-spelled in PascalCase with the field-table
 // aliases by a gateway in front of the simulator, parse to exactly what the camelCase answers do.
-import { createUndiciTransport, type DriveMonitoringClient, type Transport } from '../../shared';
+import { createUndiciTransport } from '../../shared/runtime/node';
+import { type DriveMonitoringClient, type Transport } from '../../shared';
 import { startHarness, type Harness } from './harness';
 
 const DAY = 86_400_000;

@@ -2,7 +2,8 @@
 // signal of its own: listeners that transports (undici, n8n's axios) add to a signal shared by
 // every window pile up into MaxListenersExceededWarning in n8n's and the bot's logs.
 import { getEventListeners } from 'node:events';
-import { createUndiciTransport, type Transport } from '../../shared';
+import { type Transport } from '../../shared';
+import { createUndiciTransport } from '../../shared/runtime/node';
 import { startHarness, type Harness } from './harness';
 
 const DAY = 86_400_000;

@@ -1,6 +1,7 @@
 // Retries (jittered backoff, Retry-After), what is never repeated (creates), bounded
 // concurrency, cancellation, and clear errors for answers that are not the API's JSON.
-import { RateLimitedError, TransportError, UnexpectedResponseError, createUndiciTransport, type DriveMonitoringClient, type Transport } from '../../shared';
+import { createUndiciTransport } from '../../shared/runtime/node';
+import { RateLimitedError, TransportError, UnexpectedResponseError, type DriveMonitoringClient, type Transport } from '../../shared';
 import { startEuHarness, type Harness } from './harness';
 
 let h: Harness;

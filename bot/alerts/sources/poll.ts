@@ -2,6 +2,7 @@ import { Limiter } from '../../../shared/core/limiter';
 import { assetStandingRefusal } from '../../../shared/errors';
 import type { BotConfig } from '../../config/schema';
 import { type BotLogger, errorText } from '../../log';
+import * as metrics from '../../ops/metrics';
 import type { AssetDirectory } from '../../platform/directory';
 import type { DrivePlatform } from '../../platform/types';
 import type { StateStore } from '../../state/store';
@@ -113,8 +114,10 @@ export function startPollSource(deps: {
 
   const pass = async (withCbm: boolean): Promise<void> => {
     try {
+      const passDone = metrics.pollPassStarted();
       await pollEvents();
       await pollCbm(withCbm);
+      passDone();
     } catch (error) {
       logger.error(`poll: pass failed (${errorText(error)}); next pass in ${config.source.pollIntervalSeconds} s`);
     }

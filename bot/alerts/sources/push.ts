@@ -1,5 +1,6 @@
 import { createPushReceiver, type PushDataType, type PushMessage, type PushReceiver, type PushReceiverOptions } from '../../../shared/push';
 import { type BotLogger, errorText } from '../../log';
+import * as metrics from '../../ops/metrics';
 import type { AlertEngine } from '../engine';
 
 export type PushSettings = Pick<PushReceiverOptions, 'url' | 'userName' | 'password' | 'topic' | 'addressTemplate'>;
@@ -23,6 +24,7 @@ export async function startPushSource(engine: AlertEngine, settings: PushSetting
     logger: { warn: (m) => logger.warn(`push: ${m}`), error: (m) => logger.error(`push: ${m}`), info: (m) => logger.debug(`push: ${m}`) },
   });
   receiver.on('error', (error: unknown) => logger.error(`push: ${errorText(error)}`));
+  metrics.trackPushReceiver(pushSourceName(settings), receiver);
   await receiver.start(async (message: PushMessage) => {
     // A report is known by its id: it needs no asset in the envelope.
     if (message.dataType === 'AssetReport') return extras?.handle(message);
@@ -33,6 +35,12 @@ export async function startPushSource(engine: AlertEngine, settings: PushSetting
     if (message.dataType === 'AssetEvent') await engine.observeEvent(message.assetId, message.record);
     else if (message.dataType === 'AssetCBM') await engine.observeCbm(message.assetId, message.record);
     else await extras?.handle(message);
+    metrics.sourceSucceeded(pushSourceName(settings));
   });
   return receiver;
+}
+
+/** The name a push source has in metrics and readiness: push:<topic>. */
+export function pushSourceName(settings: Pick<PushSettings, 'topic'>): string {
+  return `push:${settings.topic}`;
 }

@@ -54,19 +54,19 @@ export function n8nTransport(send: N8nSend): Transport {
 						body: toBuffer(failure.response.data),
 					};
 				}
-				const code = failure?.code ?? 'NETWORK';
-				// The core's Transport contract reports a failed exchange as a TransportError (it decides
-				// on retries from it); the node turns it into a NodeApiError in helpers/errors.ts.
-				// eslint-disable-next-line @n8n/community-nodes/require-node-api-error
-				throw new TransportError({
-					reason: code,
-					detail: failure?.message ?? String(error),
-					notSent: NOT_SENT.has(code),
-					cause: error,
-				});
+				throw exchangeFailed(failure, error);
 			}
 		},
 	};
+}
+
+/**
+ * The core's Transport contract reports a failed exchange as a TransportError (it decides on
+ * retries from it); the node turns it into a NodeApiError in helpers/errors.ts.
+ */
+function exchangeFailed(failure: HttpFailure | undefined, error: unknown): TransportError {
+	const code = failure?.code ?? 'NETWORK';
+	return new TransportError({ reason: code, detail: failure?.message ?? String(error), notSent: NOT_SENT.has(code), cause: error });
 }
 
 function findOwnError(error: unknown): DriveMonitoringError | undefined {

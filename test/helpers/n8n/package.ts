@@ -68,27 +68,41 @@ function loadClass<T>(file: string): T {
 	return new Class();
 }
 
+/**
+ * The packages this tree builds for n8n: the pack (root package.json) and the push companion
+ * (n8n-push/package.json, whose dist/ paths were built into dist/n8n-push/).
+ */
+const PACKAGES = [
+	{ manifest: 'package.json', builtFrom: 'dist/' },
+	{ manifest: 'n8n-push/package.json', builtFrom: 'dist/n8n-push/' },
+];
+
 export function loadPackage(): LoadedPackage {
-	const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest;
 	const nodes = new Map<string, INodeType | IVersionedNodeType>();
-	for (const file of manifest.n8n.nodes) {
-		if (!existsSync(path.join(REPO_ROOT, file))) continue; // a sibling node still being built
-		const node = loadClass<INodeType | IVersionedNodeType>(file);
-		nodes.set(`${manifest.name}.${node.description.name}`, node);
+	const credentialTypes = new Map<string, ICredentialType>();
+	let packageName = '';
+	for (const { manifest: manifestFile, builtFrom } of PACKAGES) {
+		const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, manifestFile), 'utf8')) as Manifest;
+		packageName ||= manifest.name;
+		const built = (file: string) => file.replace(/^dist\//, builtFrom);
+		for (const file of manifest.n8n.nodes.map(built)) {
+			if (!existsSync(path.join(REPO_ROOT, file))) continue; // a sibling node still being built
+			const node = loadClass<INodeType | IVersionedNodeType>(file);
+			nodes.set(`${manifest.name}.${node.description.name}`, node);
+		}
+		for (const file of manifest.n8n.credentials.map(built)) {
+			if (!existsSync(path.join(REPO_ROOT, file))) continue;
+			const credential = loadClass<ICredentialType>(file);
+			credentialTypes.set(credential.name, credential);
+		}
 	}
 	nodes.set('n8n-nodes-base.manualTrigger', new ManualTrigger());
-	const credentialTypes = new Map<string, ICredentialType>();
-	for (const file of manifest.n8n.credentials) {
-		if (!existsSync(path.join(REPO_ROOT, file))) continue;
-		const credential = loadClass<ICredentialType>(file);
-		credentialTypes.set(credential.name, credential);
-	}
 	const nodeTypes: INodeTypes = {
 		getByName: (name) => known(nodes, name),
 		getByNameAndVersion: (name, version) => NodeHelpers.getVersionedNodeType(known(nodes, name), version),
 		getKnownTypes: () => Object.fromEntries([...nodes.keys()].map((name) => [name, {}])) as IDataObject,
 	};
-	return { packageName: manifest.name, nodeTypes, nodes, credentialTypes };
+	return { packageName, nodeTypes, nodes, credentialTypes };
 }
 
 function known<T>(map: Map<string, T>, name: string): T {

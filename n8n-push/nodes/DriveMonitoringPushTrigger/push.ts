@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { createPushReceiver, PUSH_DATA_TYPES, type PushDataType, type PushMessage, type PushReceiverOptions } from '../../shared/push';
-import { parseIdList, passesFilters, toItem, type TriggerFilters } from './items';
+import { createPushReceiver, PUSH_DATA_TYPES, type PushDataType, type PushMessage, type PushReceiverOptions } from '../../../shared/push';
+import { passesFilters, readFilters, toItem, type TriggerFilters } from '../../../nodes/DriveMonitoringTrigger/items';
 
 export const PUSH_CREDENTIAL_TYPE = 'driveMonitoringPushApi';
 
@@ -17,15 +17,6 @@ export function receiverOptionsOf(credentials: ICredentialDataDecryptedObject): 
 		topic: text('topic'),
 		addressTemplate: text('addressTemplate') || undefined,
 		allowUnauthorizedCerts: credentials.ignoreSslIssues === true,
-	};
-}
-
-export function readFilters(context: Pick<ITriggerFunctions, 'getNodeParameter'>): TriggerFilters {
-	const filters = context.getNodeParameter('filters', {}) as IDataObject;
-	return {
-		eventTypes: (filters.eventTypes as string[] | undefined) ?? [],
-		assetIds: parseIdList('Filters > Asset IDs', filters.assetIds),
-		cbmStatuses: (filters.cbmStatuses as string[] | undefined) ?? [],
 	};
 }
 

@@ -10,8 +10,8 @@ export class DriveMonitoringPushApi implements ICredentialType {
 	displayName = 'Drive Monitoring Push API';
 
 	icon: Icon = {
-		light: 'file:../nodes/DriveMonitoringTrigger/driveMonitoringTrigger.svg',
-		dark: 'file:../nodes/DriveMonitoringTrigger/driveMonitoringTrigger.dark.svg',
+		light: 'file:../nodes/DriveMonitoringPushTrigger/driveMonitoringPushTrigger.svg',
+		dark: 'file:../nodes/DriveMonitoringPushTrigger/driveMonitoringPushTrigger.dark.svg',
 	};
 
 	documentationUrl = 'https://github.com/n8n-nodes-drive-monitoring/n8n-nodes-drive-monitoring#pushed-data';

@@ -1,0 +1,57 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { filtersProperty, includeRawOption } from '../../../nodes/DriveMonitoringTrigger/description';
+
+export const pushTriggerProperties: INodeProperties[] = [
+	{
+		displayName: 'Data Types',
+		name: 'dataTypes',
+		type: 'multiOptions',
+		options: [
+			{ name: 'Asset CBM', value: 'AssetCBM', description: 'Predictive-maintenance results, daily' },
+			{ name: 'Asset Event', value: 'AssetEvent', description: 'Faults, warnings and notifications, in real time' },
+			{ name: 'Asset Report', value: 'AssetReport', description: 'A user report, when it is generated' },
+			{ name: 'Asset State', value: 'AssetState', description: 'Online or offline state of each asset, hourly' },
+		],
+		default: ['AssetEvent'],
+		description: 'Types to emit. The user must also be subscribed to them (Subscribe Data Types).',
+	},
+	filtersProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Acknowledge',
+				name: 'acknowledge',
+				type: 'options',
+				options: [
+					{
+						name: 'Execution Finishes',
+						value: 'executionFinishes',
+						description: 'After the workflow execution finished, successful or not',
+					},
+					{
+						name: 'Execution Finishes Successfully',
+						value: 'executionFinishesSuccessfully',
+						description: 'After a successful execution; a failed one leaves the message to be delivered again',
+					},
+					{ name: 'Immediately', value: 'immediately', description: 'As soon as the message is received' },
+				],
+				default: 'executionFinishes',
+				description: 'When the message is acknowledged to the broker; until then the broker keeps it',
+			},
+			includeRawOption,
+			{
+				displayName: 'Parallel Messages',
+				name: 'parallelMessages',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 1,
+				description: 'Messages handled at once over AMQP (MQTT handles one at a time)',
+			},
+		],
+	},
+];

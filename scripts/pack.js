@@ -1,0 +1,195 @@
+// `npm run pack`: every installable product of this tree as an npm tarball in artifacts/packages/.
+//
+// One `npm run build` compiles the whole tree to dist/. Each product then takes from dist/ only
+// the files its entry points reach (require() followed from file to file), plus the icons and
+// codex files beside its n8n nodes, into a staging folder with its own package.json,
+// and `npm pack` makes the tarball there. So the n8n pack carries the nodes, the credential and
+// the parts of shared/ they import, and nothing of the bot, simulator, push, tests or benchmarks.
+//
+// The walk also lists the packages each product's code requires; a product whose code requires a
+// package its package.json does not provide fails the build, and the n8n pack may require only
+// what n8n Cloud's rules allow (the allowlist of @n8n/eslint-plugin-community-nodes).
+const fs = require('node:fs');
+const path = require('node:path');
+const { builtinModules } = require('node:module');
+const { execFileSync } = require('node:child_process');
+const os = require('node:os');
+
+const root = path.resolve(__dirname, '..');
+const dist = path.join(root, 'dist');
+// Staged outside the tree: the staged copies are build output, not sources to lint or test.
+const buildRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'dm-pack-'));
+const outDir = path.join(root, 'artifacts', 'packages');
+const rootManifest = readJson(path.join(root, 'package.json'));
+
+/** What code n8n loads from a verified community package may import (no-restricted-imports). */
+const N8N_CLOUD_ALLOWED = ['n8n-workflow', 'ai-node-sdk', '@n8n/ai-node-sdk', 'lodash', 'moment', 'p-limit', 'luxon', 'zod', 'crypto', 'node:crypto'];
+
+const PRODUCTS = [
+  {
+    id: 'n8n-pack',
+    manifest: 'package.json',
+    readme: 'README.md',
+    // n8n resolves n8n-workflow, zod and luxon from its own node_modules (it puts them on NODE_PATH).
+    provided: ['n8n-workflow', 'zod', 'luxon'],
+    allowedOnly: N8N_CLOUD_ALLOWED,
+    published: ['name', 'version', 'description', 'license', 'author', 'homepage', 'keywords', 'files', 'engines', 'n8n', 'peerDependencies'],
+  },
+  {
+    id: 'n8n-push',
+    manifest: 'n8n-push/package.json',
+    readme: 'n8n-push/README.md',
+    provided: ['n8n-workflow'],
+    // In the tree its sources sit in n8n-push/; in its package, its nodes and credential sit in
+    // dist/nodes and dist/credentials as n8n's tools expect (requires are rewritten to match).
+    builtFrom: 'dist/n8n-push/',
+  },
+  { id: 'bot', manifest: 'bot/package.json', readme: 'README.md' },
+  { id: 'simulator', manifest: 'simulator/package.json', readme: 'simulator/README.md' },
+];
+
+function readJson(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+function packageNameOf(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+function resolveLocal(fromFile, specifier) {
+  const base = path.resolve(path.dirname(fromFile), specifier);
+  for (const candidate of [base, `${base}.js`, path.join(base, 'index.js')]) {
+    if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
+  }
+  throw new Error(`${path.relative(root, fromFile)} requires ${specifier}, which the build did not produce`);
+}
+
+/** The compiled files reachable from the entries, and the packages they require. */
+function walk(entries) {
+  const files = new Set();
+  const packages = new Map();
+  const queue = [...entries];
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (files.has(file)) continue;
+    files.add(file);
+    const code = fs.readFileSync(file, 'utf8');
+    for (const match of code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)) {
+      const specifier = match[1];
+      if (specifier.startsWith('.')) queue.push(resolveLocal(file, specifier));
+      else {
+        const name = specifier.startsWith('node:') || builtinModules.includes(packageNameOf(specifier)) ? specifier : packageNameOf(specifier);
+        if (!packages.has(name)) packages.set(name, path.relative(root, file));
+      }
+    }
+  }
+  return { files, packages };
+}
+
+/** Where a package path (dist/...) was built in this tree. */
+function builtPath(product, packagePath) {
+  return path.join(root, product.builtFrom ? packagePath.replace(/^dist\//, product.builtFrom) : packagePath);
+}
+
+/** Where a file built in this tree goes in the package. */
+function packagePath(product, file) {
+  const relative = path.relative(root, file).split(path.sep).join('/');
+  return product.builtFrom && relative.startsWith(product.builtFrom) ? relative.replace(product.builtFrom, 'dist/') : relative;
+}
+
+function entriesOf(product, manifest) {
+  const paths = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? []), ...Object.values(manifest.bin ?? {})];
+  return paths.map((p) => builtPath(product, p));
+}
+
+/** A compiled file's code with its relative requires pointing where the package puts their targets. */
+function relocatedCode(product, file) {
+  const code = fs.readFileSync(file, 'utf8');
+  if (!product.builtFrom) return code;
+  const from = path.dirname(packagePath(product, file));
+  return code.replace(/\brequire\(\s*(["'])(\.[^"']*)\1\s*\)/g, (_match, quote, specifier) => {
+    let target = path.relative(from, path.dirname(packagePath(product, resolveLocal(file, specifier)))).split(path.sep).join('/');
+    target = path.posix.join(target || '.', path.basename(resolveLocal(file, specifier), '.js'));
+    return `require(${quote}${target.startsWith('.') ? target : `./${target}`}${quote})`;
+  });
+}
+
+function copy(from, to) {
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.copyFileSync(from, to);
+}
+
+function stage(product) {
+  const manifest = readJson(path.join(root, product.manifest));
+  manifest.version = rootManifest.version;
+  const entries = entriesOf(product, manifest);
+  for (const entry of entries) {
+    if (!fs.existsSync(entry)) throw new Error(`${product.id}: ${path.relative(root, entry)} is missing: run npm run build`);
+  }
+  const { files, packages } = walk(entries);
+
+  const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...(product.provided ?? [])]);
+  const problems = [];
+  for (const [name, requiredBy] of packages) {
+    const builtin = name.startsWith('node:') || builtinModules.includes(name);
+    if (product.allowedOnly && !product.allowedOnly.includes(name)) problems.push(`${name} (required by ${requiredBy}) is not allowed in code n8n Cloud loads`);
+    else if (!builtin && !declared.has(name)) problems.push(`${name} (required by ${requiredBy}) is not in ${product.manifest} dependencies`);
+  }
+  if (problems.length > 0) throw new Error(`${product.id}:\n  ${problems.join('\n  ')}`);
+
+  const dir = path.join(buildRoot, product.id);
+  fs.rmSync(dir, { recursive: true, force: true });
+  for (const file of files) {
+    const target = path.join(dir, packagePath(product, file));
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, relocatedCode(product, file));
+  }
+  // Icons and codex files of n8n nodes and credentials sit beside the node files.
+  const assetDirs = new Set([...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])].map((p) => path.dirname(builtPath(product, p))));
+  for (const assetDir of assetDirs) {
+    for (const name of fs.readdirSync(assetDir)) {
+      if (/\.(svg|png|node\.json)$/.test(name)) copy(path.join(assetDir, name), path.join(dir, packagePath(product, path.join(assetDir, name))));
+    }
+  }
+
+  const published = product.published ? Object.fromEntries(product.published.filter((k) => k in manifest).map((k) => [k, manifest[k]])) : manifest;
+  delete published.devDependencies;
+  delete published.scripts;
+  fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
+  if (product.readme && fs.existsSync(path.join(root, product.readme))) copy(path.join(root, product.readme), path.join(dir, 'README.md'));
+
+  fs.mkdirSync(outDir, { recursive: true });
+  const output = execFileSync('npm', ['pack', '--silent', '--pack-destination', outDir], { cwd: dir, encoding: 'utf8' });
+  const tarball = path.join(outDir, output.trim().split('\n').pop());
+  return { id: product.id, name: published.name, version: published.version, tarball, files: files.size, requires: [...packages.keys()].sort() };
+}
+
+function main() {
+  if (process.argv.includes('--refuse-root-pack')) {
+    // The root's prepack: npm also runs it before `npm run pack` (a pre-script), which is fine;
+    // `npm pack` / `npm publish` at the root would ship the whole development build.
+    if (process.env.npm_command === 'run' || process.env.npm_command === 'run-script') return;
+    throw new Error('the root folder is not a package to pack as it is: run `npm run pack` and publish artifacts/packages/<tarball> (npm publish <tarball>)');
+  }
+  const only = process.argv.slice(2);
+  if (only.length === 0) fs.rmSync(outDir, { recursive: true, force: true });
+  const results = PRODUCTS.filter((p) => only.length === 0 || only.includes(p.id)).map(stage);
+  for (const r of results) {
+    const kib = Math.round(fs.statSync(r.tarball).size / 1024);
+    console.log(`${path.relative(root, r.tarball)}  ${kib} KiB, ${r.files} modules; requires: ${r.requires.join(', ') || 'nothing'}`);
+  }
+  fs.rmSync(buildRoot, { recursive: true, force: true });
+  fs.writeFileSync(path.join(outDir, 'packages.json'), `${JSON.stringify(results.map((r) => ({ ...r, tarball: path.relative(outDir, r.tarball) })), null, 2)}\n`);
+}
+
+if (require.main === module) {
+  try {
+    main();
+  } catch (error) {
+    console.error(`npm run pack: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+module.exports = { PRODUCTS, N8N_CLOUD_ALLOWED, walk, builtPath };

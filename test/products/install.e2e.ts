@@ -1,0 +1,140 @@
+// The bot and the simulator as their users get them: each tarball of `npm run pack` installed by
+// npm into an empty folder, each started by its bin through npx. The simulator answers E1; the
+// bot, pointed by its environment at that simulator and at our Slack stand-in, polls, posts an
+// alert, and answers /readyz and /metrics.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
+
+import { createClient } from '../../shared';
+import { PACKAGES_DIR } from '../../scripts/n8n/install-pack';
+import { run, startDetached, stop } from '../../scripts/n8n/process';
+import type { SimulatorInfo } from '../../simulator';
+import { fakeSlackToken } from '../bot/helpers';
+import { SlackApiServer } from '../bot/slack-server';
+
+interface PackedProduct {
+  name: string;
+  tarball: string;
+}
+
+const products = JSON.parse(fs.readFileSync(path.join(PACKAGES_DIR, 'packages.json'), 'utf8')) as PackedProduct[];
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'dm-products-'));
+const children: ChildProcess[] = [];
+
+/** `npm install <tarball>` in a new empty folder, as a user would. */
+async function install(name: string): Promise<string> {
+  const product = products.find((p) => p.name === name);
+  if (!product) throw new Error(`${name} is not in artifacts/packages: run npm run pack`);
+  const dir = path.join(work, name);
+  fs.mkdirSync(dir, { recursive: true });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', path.join(PACKAGES_DIR, product.tarball)], { cwd: dir, timeoutMs: 10 * 60_000 });
+  return dir;
+}
+
+function npx(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  const child = startDetached('npx', ['--no-install', ...args], { cwd: dir, env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`, ...env } });
+  children.push(child);
+  return child;
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+let simulatorDir: string;
+let info: SimulatorInfo;
+
+afterAll(async () => {
+  await Promise.all(children.map((child) => stop(child)));
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe('drive-monitoring-simulator from its tarball', () => {
+  it('installs into an empty folder and `npx drive-monitoring-simulator` answers E1', async () => {
+    simulatorDir = await install('drive-monitoring-simulator');
+    expect(fs.existsSync(path.join(simulatorDir, 'node_modules', '.bin', 'drive-monitoring-simulator'))).toBe(true);
+    const child = npx(simulatorDir, ['drive-monitoring-simulator', '--port', '0', '--event-rate', '120', '--time-scale', '1']);
+    const firstLine = await new Promise<string>((resolve, reject) => {
+      readline.createInterface({ input: child.stdout! }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`the simulator exited with ${code}`)));
+    });
+    info = JSON.parse(firstLine) as SimulatorInfo;
+    const eu = info.credentials.find((c) => c.orgType === 'EU')!;
+    const client = createClient({ baseUrl: info.baseUrl, authUrl: info.authUrl, tenantId: info.tenantId, apiScopeId: info.apiScopeId, apiKey: eu.apiKey, apiSecret: eu.apiSecret });
+    const organization = await client.organization.get();
+    expect(organization.id).toBe(eu.orgId);
+    await client.close();
+  });
+});
+
+describe('drive-monitoring-bot from its tarball', () => {
+  let botDir: string;
+  const token = fakeSlackToken('b');
+  let slack: SlackApiServer;
+
+  beforeAll(async () => {
+    botDir = await install('drive-monitoring-bot');
+    slack = await new SlackApiServer({ token }).start();
+  });
+  afterAll(async () => {
+    await slack?.close();
+  });
+
+  it('`npx drive-monitoring-bot --help` prints its usage', async () => {
+    const result = await run('npx', ['--no-install', 'drive-monitoring-bot', '--help'], { cwd: botDir });
+    expect(result.stdout).toContain('Usage: drive-monitoring-bot');
+    expect(result.stdout).toContain('/healthz');
+  });
+
+  it('runs against the simulator named in its environment: polls, posts an alert to Slack, answers /readyz and /metrics', async () => {
+    expect(info).toBeDefined();
+    const eu = info.credentials.find((c) => c.orgType === 'EU')!;
+    const config = path.join(botDir, 'bot.yml');
+    fs.writeFileSync(config, 'source: { kind: poll, pollIntervalSeconds: 5 }\nalerts: { minSeverity: Warning }\n');
+    const bot = npx(botDir, ['drive-monitoring-bot'], {
+      DRIVE_MONITORING_BASE_URL: info.baseUrl,
+      DRIVE_MONITORING_AUTH_URL: info.authUrl,
+      DRIVE_MONITORING_TENANT_ID: info.tenantId,
+      DRIVE_MONITORING_API_KEY: eu.apiKey,
+      DRIVE_MONITORING_API_SECRET: eu.apiSecret,
+      DRIVE_MONITORING_API_SCOPE_ID: info.apiScopeId,
+      SLACK_BOT_TOKEN: token,
+      SLACK_SIGNING_SECRET: `s-${Math.random()}`,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      DRIVE_BOT_CONFIG: config,
+      DRIVE_BOT_STATE: path.join(botDir, 'state.sqlite'),
+      DRIVE_BOT_OPS_PORT: '0',
+      DRIVE_BOT_OPS_HOST: '127.0.0.1',
+    });
+    let log = '';
+    bot.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    bot.stdout!.resume();
+    const started = await until('the ops endpoints', () => /ops: \/healthz, \/readyz and \/metrics at (http:\/\/\S+)/.exec(log) ?? undefined, 120_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${log}`);
+    });
+    const opsUrl = started[1];
+
+    const alert = await until('an alert in Slack', () => slack.posts().find((m) => /^(Fault|Warning)/.test(m.text)), 120_000);
+    expect(alert.channel).toBe(slack.channelId('#drive-alerts'));
+    const ready = await until('/readyz 200', async () => {
+      const response = await fetch(`${opsUrl}/readyz`);
+      return response.status === 200 ? ((await response.json()) as { checks: Record<string, { ok: boolean }> }) : undefined;
+    });
+    expect(Object.keys(ready.checks).sort()).toEqual(['platform', 'slack', 'source']);
+    const metrics = await (await fetch(`${opsUrl}/metrics`)).text();
+    expect(Number(/^drive_bot_alerts_posted_total\{kind="alert"\} (\d+)/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(Number(/^drive_bot_poll_pass_duration_seconds_count\{source="poll"\} (\d+)/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(log).not.toContain(eu.apiSecret);
+    expect(log).not.toContain(token);
+  });
+});
