@@ -10,6 +10,8 @@ import type { BotConfig } from './config/schema';
 import type { BotLogger } from './log';
 import { AssetDirectory } from './platform/directory';
 import type { DrivePlatform } from './platform/types';
+import { OnCall } from './oncall';
+import { withPowerTrain } from './oncall/powertrain';
 import { StateStore } from './state/store';
 
 export interface BotOptions {
@@ -31,6 +33,8 @@ export interface Bot {
   engine: AlertEngine;
   dispatcher: Dispatcher;
   commands: CommandHandler;
+  /** Acknowledgements, silences, reminders, inhibition and links. */
+  oncall: OnCall;
   /** The polling source when `source.kind` is `poll`. */
   poll?: PollSource;
   push: PushReceiver[];
@@ -41,15 +45,21 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const { config, platform, sink, logger } = options;
   const store = new StateStore(config.stateFile);
   const directory = new AssetDirectory(platform, { logger, concurrency: config.source.concurrency });
+  // The on-call layer enqueues through the dispatcher, which renders with it: a late binding.
+  const kick = () => dispatcher.kick();
+  const oncall = new OnCall(store, config, directory, kick);
   const dispatcher = new Dispatcher(store, sink, {
     postsPerSecond: config.alerts.maxMessagesPerSecond,
     stormPerMinute: config.alerts.stormPerMinute,
     digestBacklog: config.alerts.digestBacklog,
     digestIntervalMs: options.digestIntervalMs,
     logger,
+    present: oncall.present,
+    inhibit: oncall.inhibit,
+    stillDue: oncall.stillDue,
   });
-  const engine = new AlertEngine(store, config, (id) => directory.ref(id), () => dispatcher.kick());
-  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger });
+  const engine = new AlertEngine(store, config, async (id) => withPowerTrain(await directory.ref(id), directory), kick, (alert, channel) => oncall.suppress(alert, channel));
+  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger, oncall });
   // Calls left in the outbox by the previous run go out first.
   dispatcher.kick();
   let poll: PollSource | undefined;
@@ -75,6 +85,14 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     if (enqueueCbmDigestIfDue(store, config)) dispatcher.kick();
   }, 60_000);
   digestTimer.unref();
+  const oncallTimer = setInterval(() => {
+    try {
+      oncall.tick();
+    } catch (error) {
+      logger.error(`oncall: check failed (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }, config.oncall.checkIntervalSeconds * 1000);
+  oncallTimer.unref();
   logger.info(`bot: alerts from ${config.source.kind === 'push' ? 'the push channel' : 'REST polling'}, ${directory.all().length} assets, state in ${config.stateFile}`);
   return {
     config,
@@ -83,10 +101,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     engine,
     dispatcher,
     commands,
+    oncall,
     poll,
     push,
     async stop() {
       clearInterval(digestTimer);
+      clearInterval(oncallTimer);
       await Promise.allSettled(push.map((r) => r.close()));
       await poll?.close();
       await dispatcher.stop();

@@ -1,13 +1,14 @@
 import type { Notice } from '../alerts/sink';
-import { alertMessage, resolvedReply } from './alert';
+import { alertMessage, reminderReply, resolvedReply } from './alert';
 import { cbmDigestMessage, cbmMessage, cbmRecoveredReply } from './cbm';
 import { digestMessage } from './digest';
 import type { SlackMessage } from './kit';
+import { silenceSummaryMessage } from './silence';
 
 export function noticeMessage(notice: Notice, timeZone: string): SlackMessage {
   switch (notice.kind) {
     case 'alert':
-      return alertMessage(notice.alert, timeZone);
+      return alertMessage(notice.alert, timeZone, notice.related);
     case 'resolved_reply':
       return resolvedReply(notice.alert, timeZone);
     case 'digest':
@@ -18,5 +19,9 @@ export function noticeMessage(notice: Notice, timeZone: string): SlackMessage {
       return cbmRecoveredReply(notice.cbm);
     case 'cbm_digest':
       return cbmDigestMessage(notice.units, notice.day);
+    case 'reminder':
+      return reminderReply(notice.alert, notice.level, notice.mentions, timeZone);
+    case 'silence_summary':
+      return silenceSummaryMessage(notice.summary, timeZone);
   }
 }

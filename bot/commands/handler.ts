@@ -6,10 +6,11 @@ import type { Feature } from '../../shared/spec';
 import { cbmKey, type AssetRef } from '../alerts/model';
 import { toCbmAlert } from '../alerts/engine';
 import type { BotLogger } from '../log';
+import type { OnCall } from '../oncall';
 import type { AssetDirectory } from '../platform/directory';
 import type { AssetListItem, DrivePlatform } from '../platform/types';
 import type { StateStore } from '../state/store';
-import type { CbmSection, CommandResult } from './model';
+import type { AssetStatus, CbmSection, CommandResult } from './model';
 
 const RANGE = /^(\d{1,4})(h|d)$/i;
 const MAX_RANGE_DAYS = 365;
@@ -22,6 +23,13 @@ export interface CommandDeps {
   logger: BotLogger;
   /** How long `health` waits for conditions before answering with what it has. */
   healthBudgetMs?: number;
+  /** Silences (mute, unmute, mutes) and their display in `status`. */
+  oncall?: OnCall;
+}
+
+/** Who asked (Slack's user id), for the commands that act on their behalf. */
+export interface CommandContext {
+  userId?: string;
 }
 
 function listRef(a: AssetListItem): AssetRef {
@@ -51,7 +59,7 @@ export class CommandHandler {
 
   constructor(private readonly deps: CommandDeps) {}
 
-  async handle(text: string): Promise<CommandResult> {
+  async handle(text: string, context: CommandContext = {}): Promise<CommandResult> {
     const words = text.trim().split(/\s+/).filter(Boolean);
     const sub = (words.shift() ?? 'help').toLowerCase();
     const rest = words.join(' ');
@@ -71,6 +79,10 @@ export class CommandHandler {
           return await this.health(rest || undefined);
         case 'find':
           return await this.find(rest);
+        case 'mute':
+        case 'unmute':
+        case 'mutes':
+          return await this.silences(sub, words, context);
         default:
           return { kind: 'usage', command: this.deps.command, message: `"${sub}" is not a subcommand.` };
       }
@@ -118,7 +130,31 @@ export class CommandHandler {
     return { kind: 'units', units: units.map((u) => toCbmAlert(cbmKey(assetId, u.deviceUnitType), asset, u)) };
   }
 
+  private async silences(sub: string, words: string[], context: CommandContext): Promise<CommandResult> {
+    const oncall = this.deps.oncall;
+    if (!oncall) return { kind: 'refused', message: 'Silences are not available in this mode.' };
+    if (sub === 'mutes') return { kind: 'mutes', silences: oncall.mutes(), command: this.deps.command };
+    if (sub === 'unmute') return { kind: 'notice', message: await oncall.unmute(words, context.userId) };
+    return { kind: 'notice', message: (await oncall.mute(words, context.userId)).text };
+  }
+
+  private silencesOf(asset: AssetRef) {
+    return this.deps.oncall?.mutes().filter((s) => this.deps.oncall?.silenceFor(asset, Math.max(Date.now(), s.from)) !== undefined) ?? [];
+  }
+
   private async status(item: AssetListItem): Promise<CommandResult> {
+    if (item.assetType === 'PowerTrain') {
+      // The API refuses PowerTrains (S3): its drive and motor answer for it.
+      const members = item.subAssets ?? [];
+      const asset = listRef(item);
+      if (members.length === 0) return { kind: 'notice', message: `${asset.name} is a PowerTrain with no drive or motor listed yet: nothing to read.` };
+      const statuses = await Promise.all(members.map((m) => this.memberStatus(m)));
+      return { kind: 'powertrain', asset, members: statuses, silences: this.silencesOf(asset) };
+    }
+    return this.memberStatus(item);
+  }
+
+  private async memberStatus(item: AssetListItem): Promise<AssetStatus> {
     const { platform, directory } = this.deps;
     const end = ceilToSecond(new Date());
     const [detail, conditions, events, cbm, level, asset] = await Promise.all([
@@ -141,6 +177,7 @@ export class CommandHandler {
       conditions,
       openEvents: events.filter((e) => e.eventStatus === 'Open'),
       cbm,
+      silences: this.silencesOf(asset),
     };
   }
 

@@ -1,4 +1,5 @@
 import type { AssetRef, CbmAlert } from '../alerts/model';
+import type { Silence } from '../oncall/state';
 import type { Condition, PlatformEvent } from '../platform/types';
 
 /** A CBM answer: the units, or why there are none. */
@@ -15,6 +16,8 @@ export interface AssetStatus {
   conditions: Condition[] | { denied: string };
   openEvents: PlatformEvent[];
   cbm: CbmSection;
+  /** Silences covering the asset now. */
+  silences?: Silence[];
 }
 
 /** What a command answers, before it is rendered to Block Kit or terminal text. */
@@ -37,4 +40,9 @@ export type CommandResult =
       openFaults: Array<{ asset: AssetRef; count: number }>;
     }
   | { kind: 'find'; query: string; matches: AssetRef[]; more: boolean }
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; message: string }
+  /** A PowerTrain: the status of its drive and its motor (the API answers for those, not for it). */
+  | { kind: 'powertrain'; asset: AssetRef; members: AssetStatus[]; silences: Silence[] }
+  /** A sentence answering an on-call command (mute, unmute). */
+  | { kind: 'notice'; message: string }
+  | { kind: 'mutes'; silences: Silence[]; command: string };

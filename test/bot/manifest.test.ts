@@ -22,10 +22,17 @@ test('the manifest asks for exactly the scopes the code uses, and declares the d
     [/app\.event\('app_mention'/.test(code), 'app_mentions:read'],
     // Routes name channels the bot was never invited to.
     [/chat\.postMessage\(/.test(code), 'chat:write.public'],
+    // A post whose answer was lost is looked for in history (public and private channels).
+    [/conversations\.(history|replies)\(/.test(code), 'channels:history'],
+    [/conversations\.(history|replies)\(/.test(code), 'groups:history'],
+    // History needs ids; a #name route is looked up.
+    [/conversations\.list\(/.test(code), 'channels:read'],
+    [/conversations\.list\(/.test(code), 'groups:read'],
   ];
   const used = needs.filter(([yes]) => yes).map(([, scope]) => scope).sort();
   expect(manifest.oauth_config.scopes.bot.sort()).toEqual(used);
-  expect(/client\.(conversations|users|files|reactions|channels)\./.test(code)).toBe(false);
+  expect(/client\.(users|files|reactions|channels)\./.test(code)).toBe(false);
+  expect(code.match(/client\.conversations\.\w+/g)?.sort()).toEqual(['client.conversations.history', 'client.conversations.list', 'client.conversations.replies']);
   expect(manifest.features.slash_commands.map((c: { command: string }) => c.command)).toEqual([parseConfig({}).command]);
   expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_mention']);
   expect(manifest.settings.socket_mode_enabled).toBe(true);

@@ -17,7 +17,7 @@ export function registerDriveCommand(app: App, { commands, config, logger }: Lis
     }
     await ack();
     const { text, inChannel } = splitVisibility(command.text, config.respondInChannel);
-    const result = await commands.handle(text);
+    const result = await commands.handle(text, { userId: command.user_id });
     const message = commandMessage(result, config.timeZone);
     await respond({ response_type: inChannel ? 'in_channel' : 'ephemeral', text: message.text, blocks: message.blocks }).catch((error: unknown) =>
       logger.error(`slack: answer to ${config.command} ${text.split(' ')[0] ?? ''} not delivered (${errorText(error)})`),
