@@ -13,11 +13,11 @@ export type { Silence } from './state';
 const INHIBIT_WINDOW_MS = 10 * 60_000;
 const MAX_SILENCE_MS = 30 * 86_400_000;
 
-const fill = (template: string, alert: AlertRecord) =>
-  template
-    .replaceAll('{assetId}', encodeURIComponent(String(alert.asset.id)))
-    .replaceAll('{serialNumber}', encodeURIComponent(alert.asset.serialNumber))
-    .replaceAll('{code}', encodeURIComponent(alert.code));
+/** Fills `{assetId}`, `{serialNumber}`, `{code}` (also URL-encoded, as URL validation may leave them). */
+const fill = (template: string, alert: AlertRecord) => {
+  const values: Record<string, string> = { assetid: String(alert.asset.id), serialnumber: alert.asset.serialNumber, code: alert.code };
+  return template.replace(/(?:\{|%7B)(assetId|serialNumber|code)(?:\}|%7D)/gi, (_m, name: string) => encodeURIComponent(values[name.toLowerCase()]));
+};
 
 function silenceMatches(s: Silence, asset: AssetRef): boolean {
   if (s.kind === 'asset') return s.value === String(asset.id) || s.value === String(asset.powerTrain?.id ?? '');
