@@ -17,7 +17,10 @@ import { createAlertClient, SlackNoticeSink } from './slack/sink';
 import { startRepl } from './terminal/repl';
 import { TerminalNoticeSink } from './terminal/sink';
 
-const USAGE = `Usage: node dist/bot/cli.js [--config bot.yml]
+const USAGE = `Usage: node dist/bot/cli.js [--config bot.yml] [--lenient]
+
+--lenient starts even when a route names an organization, asset group or plant the platform
+does not have (warned about instead of refused).
 
 Without Slack tokens the bot runs in this terminal; without platform credentials it starts the
 simulator in-process. Environment: SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or
@@ -76,7 +79,7 @@ async function setUpPlatform(env: BotEnv, config: BotConfig, logger: BotLogger):
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { config: { type: 'string' }, help: { type: 'boolean' }, 'create-push-user': { type: 'string' } } });
+  const { values } = parseArgs({ options: { config: { type: 'string' }, help: { type: 'boolean' }, 'create-push-user': { type: 'string' }, lenient: { type: 'boolean' } } });
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
@@ -104,7 +107,7 @@ async function main(): Promise<void> {
   const sink: NoticeSink = terminal
     ? new TerminalNoticeSink(write, config.timeZone, config.command)
     : new SlackNoticeSink(createAlertClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL), config.timeZone);
-  const bot = await startBot({ config, platform: setup.platform, sink, logger, push: setup.push }).catch(async (error: unknown) => {
+  const bot = await startBot({ config, platform: setup.platform, sink, logger, push: setup.push, lenient: values.lenient }).catch(async (error: unknown) => {
     await setup.close();
     throw error;
   });

@@ -6,6 +6,8 @@ import type { NoticeSink } from './alerts/sink';
 import { type PushSettings, startPushSource } from './alerts/sources/push';
 import { type PollSource, startPollSource } from './alerts/sources/poll';
 import { CommandHandler } from './commands/handler';
+import { ConfigError } from './config/load';
+import { fleetNames, routeProblems } from './config/route-check';
 import type { BotConfig } from './config/schema';
 import type { BotLogger } from './log';
 import { AssetDirectory } from './platform/directory';
@@ -23,6 +25,8 @@ export interface BotOptions {
   push?: PushSettings[];
   /** During a storm, how often digests go out (default 10 s). */
   digestIntervalMs?: number;
+  /** Routes naming unknown organizations, groups or plants are warned about instead of refused. */
+  lenient?: boolean;
 }
 
 /** The bot minus its Slack front: state, fleet directory, alert pipeline and command handler. */
@@ -39,6 +43,16 @@ export interface Bot {
   poll?: PollSource;
   push: PushReceiver[];
   stop(): Promise<void>;
+}
+
+/** Refuses (or with `--lenient` warns about) routes that name what the platform does not have. */
+async function checkRoutes(platform: DrivePlatform, config: BotConfig, logger: BotLogger, lenient: boolean): Promise<void> {
+  if (!config.alerts.routes.some((r) => r.organization !== undefined || r.assetGroup !== undefined || r.plant !== undefined)) return;
+  const problems = routeProblems(config.alerts, fleetNames(await platform.organization.getNodes()));
+  if (problems.length === 0) return;
+  const text = `Routes that would never match (their alerts would go to ${config.alerts.defaultChannel}):\n${problems.join('\n')}`;
+  if (!lenient) throw new ConfigError(`${text}\nFix the names, or start with --lenient to run anyway.`);
+  logger.warn(`${text}\nStarted anyway (--lenient).`);
 }
 
 export async function startBot(options: BotOptions): Promise<Bot> {
@@ -67,6 +81,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   let started = false;
   try {
     await directory.ensure();
+    await checkRoutes(platform, config, logger, options.lenient === true);
     if (config.source.kind === 'push') {
       if (!options.push?.length) throw new Error('source.kind is push but no data-subscription user is configured (DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC)');
       for (const settings of options.push) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled));

@@ -59,7 +59,7 @@ function statusBlocks(s: AssetStatus, timeZone: string): Block[] {
       ['Firmware', esc(s.firmware ?? '-')],
     ]),
     section(`*Conditions*\n${conditions}`),
-    section(`*Open events (last 7 days)*\n${s.openEvents.length === 0 ? 'none' : eventLines(s.openEvents, timeZone, 10).join('\n')}`),
+    section(`*Open events (last 7 days)*\n${s.eventsDenied ? esc(s.eventsDenied) : s.openEvents.length === 0 ? 'none' : eventLines(s.openEvents, timeZone, 10).join('\n')}`),
     ...cbmBlocks(s.cbm),
     ...silenceBlocks(s.silences, timeZone),
   ];

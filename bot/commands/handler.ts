@@ -1,6 +1,6 @@
-import { assetStandingRefusal } from '../../shared/errors';
+import { assetStandingRefusal, DriveMonitoringApiError } from '../../shared/errors';
 import { Limiter } from '../../shared/core/limiter';
-import { explainLevelDenial, toLevel } from '../../shared/levels';
+import { explainLevelDenial, FEATURE_LABELS, toLevel } from '../../shared/levels';
 import { ceilToSecond } from '../../shared/time';
 import type { Feature } from '../../shared/spec';
 import { cbmKey, type AssetRef } from '../alerts/model';
@@ -45,8 +45,16 @@ function listRef(a: AssetListItem): AssetRef {
   };
 }
 
-function isLevelDenied(error: unknown): boolean {
-  return assetStandingRefusal(error) === 'levelDenied';
+/** 102202: the function does not apply to this asset (CBM on another model, a PowerTrain). */
+function isUnsupportedAsset(error: unknown): boolean {
+  return error instanceof DriveMonitoringApiError && error.code === 102202;
+}
+
+function unsupportedSentence(why: 'expired' | 'cbmModel', name: string, feature: Feature): string {
+  if (why === 'expired') {
+    return `The subscription of ${name} has expired, so ${FEATURE_LABELS[feature].toLowerCase()} cannot be read. Ask your platform administrator to bind a new subscription code to it; its detail and open events still answer.`;
+  }
+  return `CBM (predicted maintenance of fan, capacitors and IGBT) covers ACS880 and ACS580 drives only, and ${name} is not one of them. Use \`status\` for its health conditions and events.`;
 }
 
 /**
@@ -115,11 +123,18 @@ export class CommandHandler {
     return explainLevelDenial(feature, await this.level(assetId));
   }
 
-  /** The call's answer, or the explanation of a 102403 in the asset's terms. */
+  /**
+   * The call's answer, or one plain sentence saying why this asset cannot answer and what to do:
+   * its level forbids the function (102403), its subscription expired (102205), or (CBM) it is
+   * not a model CBM covers (102202). Never an endpoint number or a raw code.
+   */
   private async orDenied<T>(call: Promise<T>, assetId: number, feature: Feature): Promise<T | { denied: string }> {
     return call.catch(async (error: unknown) => {
-      if (!isLevelDenied(error)) throw error;
-      return { denied: await this.explain(assetId, feature) };
+      const standing = assetStandingRefusal(error);
+      if (standing === 'levelDenied') return { denied: await this.explain(assetId, feature) };
+      if (standing === 'expired') return { denied: unsupportedSentence('expired', this.deps.directory.byId(assetId)?.name ?? `asset ${assetId}`, feature) };
+      if (feature === 'cbm' && isUnsupportedAsset(error)) return { denied: unsupportedSentence('cbmModel', this.deps.directory.byId(assetId)?.name ?? `asset ${assetId}`, feature) };
+      throw error;
     });
   }
 
@@ -161,7 +176,7 @@ export class CommandHandler {
       // Fresh, not the directory's cached detail: "latest data" must be now's.
       platform.assets.get({ id: item.id }),
       this.orDenied(platform.assetData.getConditions({ assetId: item.id }), item.id, 'healthConditions'),
-      platform.assetData.listEvents({ assetId: item.id, startTime: new Date(end.getTime() - 7 * 86_400_000), endTime: end }),
+      this.orDenied(platform.assetData.listEvents({ assetId: item.id, startTime: new Date(end.getTime() - 7 * 86_400_000), endTime: end }), item.id, 'eventHistory'),
       this.cbm(item.id),
       this.level(item.id),
       directory.ref(item.id),
@@ -175,7 +190,8 @@ export class CommandHandler {
       latestData: detail.latestDataReceived ?? undefined,
       level,
       conditions,
-      openEvents: events.filter((e) => e.eventStatus === 'Open'),
+      openEvents: 'denied' in events ? [] : events.filter((e) => e.eventStatus === 'Open'),
+      eventsDenied: 'denied' in events ? events.denied : undefined,
       cbm,
       silences: this.silencesOf(asset),
     };

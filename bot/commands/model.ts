@@ -15,6 +15,8 @@ export interface AssetStatus {
   level?: string;
   conditions: Condition[] | { denied: string };
   openEvents: PlatformEvent[];
+  /** Why the events could not be read (expired subscription, level), as a sentence. */
+  eventsDenied?: string;
   cbm: CbmSection;
   /** Silences covering the asset now. */
   silences?: Silence[];

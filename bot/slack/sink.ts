@@ -42,6 +42,12 @@ function translate(error: unknown): Error {
 }
 
 const CHANNEL_ID = /^[CGD][A-Z0-9]{6,}$/;
+
+/** Message metadata (assumption B11): the call's tag and the event ids the message shows. */
+function metadataOf(notice: Notice, tag: string) {
+  const events = noticeEvents(notice);
+  return { event_type: METADATA_TYPE, event_payload: { call: tag, alerts: events.alerts.join(','), resolved: events.resolved.join(',') } };
+}
 /** Pages of history read when looking for a post whose answer was lost (200 messages each). */
 const FIND_PAGES = 5;
 
@@ -61,8 +67,7 @@ export class SlackNoticeSink implements NoticeSink {
   async post(channel: string, notice: Notice, threadTs?: string, tag?: string): Promise<Posted> {
     const message = noticeMessage(notice, this.timeZone);
     // Every post carries its call's tag and the event ids it shows (assumption B11).
-    const events = noticeEvents(notice);
-    const metadata = tag === undefined ? undefined : { event_type: METADATA_TYPE, event_payload: { call: tag, alerts: events.alerts.join(','), resolved: events.resolved.join(',') } };
+    const metadata = tag === undefined ? undefined : metadataOf(notice, tag);
     try {
       const result = await this.client.chat.postMessage({ channel, text: message.text, blocks: message.blocks, thread_ts: threadTs, unfurl_links: false, metadata });
       const posted = { ts: result.ts as string, channelId: (result.channel as string | undefined) ?? channel };
@@ -112,7 +117,8 @@ export class SlackNoticeSink implements NoticeSink {
   async update(channel: string, ts: string, notice: Notice): Promise<void> {
     const message = noticeMessage(notice, this.timeZone);
     try {
-      await this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks });
+      // The metadata follows what the message shows (a sibling merged in, a digest re-rendered).
+      await this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks, metadata: metadataOf(notice, 'update') });
     } catch (error) {
       throw translate(error);
     }

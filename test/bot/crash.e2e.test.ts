@@ -13,7 +13,7 @@ import { SlackApiServer, type StoredMessage } from './slack-server';
 // raised and closed, with a slow Slack (400 ms per answer), and restarted on the same state file.
 // Every fault must end in exactly one message, showing its final state.
 const cli = path.resolve(__dirname, '..', '..', 'dist', 'bot', 'cli.js');
-const KILLS = 10;
+const KILLS = 12;
 const botToken = fakeSlackToken('b');
 const { logger } = capturingLogger();
 const state = tempStateFile();
@@ -21,11 +21,15 @@ let sim: Simulator;
 let slack: SlackApiServer;
 let child: ChildProcess | undefined;
 let stderr = '';
+let reconciled = 0;
 
 async function startChild(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   // eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- the bot's own CLI, run as an operator would
   const started = spawn(process.execPath, [cli], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  started.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-20_000)));
+  started.stderr?.on('data', (d: Buffer) => {
+    reconciled += d.toString().split('had reached Slack before the answer was lost').length - 1;
+    stderr = (stderr + d.toString()).slice(-20_000);
+  });
   return started;
 }
 
@@ -65,10 +69,10 @@ test(`${KILLS} SIGKILLs at random instants with a slow Slack: every fault in exa
   const push = await pushUserFor(sim, orgId, logger);
   const credentials = credentialsOf(sim, 'EU', orgId);
   const configFile = path.join(path.dirname(state.file), 'bot.json');
-  writeFileSync(configFile, JSON.stringify({ source: { kind: 'push' }, cbm: { enabled: false }, alerts: { defaultChannel: '#crash-test' } }));
+  writeFileSync(configFile, JSON.stringify({ source: { kind: 'push' }, cbm: { enabled: false }, alerts: { defaultChannel: '#crash-test', digestBacklog: 8 } }));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'info',
     SLACK_BOT_TOKEN: botToken,
     SLACK_SIGNING_SECRET: 'crash-test-signing-secret',
     SLACK_API_URL: slack.apiUrl,
@@ -112,7 +116,7 @@ test(`${KILLS} SIGKILLs at random instants with a slow Slack: every fault in exa
       sim.control.closeEvent(assetOf.get(id) as number, Number(id), 'Reset by the crash test');
       closed.add(id);
     }
-    await sleep(150 + Math.random() * 450);
+    await sleep(300 + Math.random() * 600);
   }
   await killer;
 
@@ -122,6 +126,7 @@ test(`${KILLS} SIGKILLs at random instants with a slow Slack: every fault in exa
   const lost = raised.filter((id) => carriers(id).length === 0);
   const stale = raised.filter((id) => carriers(id).length === 1 && !showsFinalState(carriers(id)[0], id, closed.has(id)));
   if (duplicates.length + lost.length + stale.length > 0) process.stderr.write(`bot stderr:\n${stderr}\n`);
+  process.stderr.write(`crash test: ${raised.length} faults, ${closed.size} closed, ${kills} kills, ${reconciled} posts found already in Slack after a kill, ${slack.posts().filter((m) => !m.threadTs).length} top-level messages\n`);
   expect(kills).toBeGreaterThanOrEqual(KILLS);
   expect(raised.length).toBeGreaterThan(10);
   expect({ duplicates, lost, stale }).toEqual({ duplicates: [], lost: [], stale: [] });

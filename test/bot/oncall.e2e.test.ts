@@ -1,12 +1,8 @@
 import type { App } from '@slack/bolt';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ACK_ACTION, MUTE_ACTION } from '../../bot/blocks/alert';
-import { parseConfig } from '../../bot/config/load';
 import type { Bot } from '../../bot/runtime';
-import { createSlackApp } from '../../bot/slack/app';
 import { startSimulator, type Simulator } from '../../simulator';
-import { shutdown, type SimAsset, startTestBot, topMessagesOf } from './harness';
+import { shutdown, type SimAsset, startBotWithApp, topMessagesOf } from './harness';
 import { buttonClickBody, capturingLogger, fakeSlackToken, postToSlackApp, slashCommandBody, tempStateFile, waitFor } from './helpers';
 import { blockKitProblems, SlackApiServer } from './slack-server';
 
@@ -40,10 +36,7 @@ beforeAll(async () => {
 
 /** The bot and its Bolt app on the same state file (again after a restart). */
 async function startAll(): Promise<void> {
-  bot = await startTestBot({ sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, config });
-  app = createSlackApp({ botToken, mode: { kind: 'http', signingSecret }, slackApiUrl: slack.apiUrl, commands: bot.commands, config: parseConfig(config), logger, oncall: bot.oncall });
-  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+  ({ bot, app, url } = await startBotWithApp({ sim, slackApiUrl: slack.apiUrl, botToken, signingSecret, stateFile: state.file, logger, config }));
 }
 
 afterAll(async () => {

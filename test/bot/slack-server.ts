@@ -221,6 +221,7 @@ export class SlackApiServer {
         }
         message.text = String(body.text ?? '');
         message.blocks = (body.blocks as unknown[]) ?? [];
+        if (body.metadata !== undefined) message.metadata = body.metadata as StoredMessage['metadata'];
         message.updates++;
         return { ok: true, channel, ts: message.ts };
       }
