@@ -42,6 +42,8 @@ function translate(error: unknown): Error {
 }
 
 const CHANNEL_ID = /^[CGD][A-Z0-9]{6,}$/;
+/** A user (U…, W…) or user group (S…) id. */
+const MENTION_ID = /^[UWS][A-Z0-9]{2,}$/;
 
 /** Message metadata (assumption B11): the call's tag and the event ids the message shows. */
 function metadataOf(notice: Notice, tag: string) {
@@ -58,6 +60,7 @@ interface FoundMessage {
 
 export class SlackNoticeSink implements NoticeSink {
   private readonly channelIds = new Map<string, string>();
+  private groups: { at: number; byHandle: Map<string, string> } | undefined;
 
   constructor(
     private readonly client: webApi.WebClient,
@@ -65,7 +68,7 @@ export class SlackNoticeSink implements NoticeSink {
   ) {}
 
   async post(channel: string, notice: Notice, threadTs?: string, tag?: string): Promise<Posted> {
-    const message = noticeMessage(notice, this.timeZone);
+    const message = noticeMessage(notice.kind === 'reminder' ? { ...notice, mentions: await this.mentionIds(notice.mentions) } : notice, this.timeZone);
     // Every post carries its call's tag and the event ids it shows (assumption B11).
     const metadata = tag === undefined ? undefined : metadataOf(notice, tag);
     try {
@@ -96,6 +99,25 @@ export class SlackNoticeSink implements NoticeSink {
     } catch (error) {
       throw translate(error);
     }
+  }
+
+  /**
+   * Mentions as ids: a user group handle (`@maint-oncall`, `maint-oncall`) becomes its S… id from
+   * usergroups.list, so Slack notifies its members; ids pass through; an unknown handle stays text.
+   */
+  private async mentionIds(mentions: readonly string[]): Promise<string[]> {
+    if (mentions.every((m) => MENTION_ID.test(m))) return [...mentions];
+    if (this.groups === undefined || Date.now() - this.groups.at > 10 * 60_000) {
+      try {
+        const answer = await this.client.usergroups.list({ include_disabled: false });
+        this.groups = { at: Date.now(), byHandle: new Map((answer.usergroups ?? []).map((g) => [String(g.handle).toLowerCase(), String(g.id)])) };
+      } catch (error) {
+        const translated = translate(error);
+        if (!(translated instanceof PermanentSinkError)) throw translated;
+        this.groups = { at: Date.now(), byHandle: new Map() };
+      }
+    }
+    return mentions.map((m) => (MENTION_ID.test(m) ? m : (this.groups?.byHandle.get(m.replace(/^@/, '').toLowerCase()) ?? m)));
   }
 
   /** A #name's id (history needs ids): the channels the app can see. */

@@ -28,6 +28,8 @@ test('the manifest asks for exactly the scopes the code uses, and declares the d
     // History needs ids; a #name route is looked up.
     [/conversations\.list\(/.test(code), 'channels:read'],
     [/conversations\.list\(/.test(code), 'groups:read'],
+    // Reminders mention user groups named by handle.
+    [/usergroups\.list\(/.test(code), 'usergroups:read'],
   ];
   const used = needs.filter(([yes]) => yes).map(([, scope]) => scope).sort();
   expect(manifest.oauth_config.scopes.bot.sort()).toEqual(used);

@@ -24,12 +24,12 @@ const config = {
   cbm: { enabled: false },
   oncall: { checkIntervalSeconds: 0.2 },
   links: { assetPage: 'https://portal.example/assets/{assetId}', runbooks: { default: 'https://wiki.example/runbooks/{code}' } },
-  alerts: { defaultChannel: '#maint', routes: [{ channel: '#maint', mention: ['S0ONCALL'], remindAfter: '5s', escalateAfter: '8s', escalateMention: ['U0BOSS'] }] },
+  alerts: { defaultChannel: '#maint', routes: [{ channel: '#maint', mention: ['@maint-oncall'], remindAfter: '5s', escalateAfter: '8s', escalateMention: ['U0BOSS'] }] },
 };
 
 beforeAll(async () => {
   sim = await startSimulator({ push: false });
-  slack = await new SlackApiServer({ token: botToken }).start();
+  slack = await new SlackApiServer({ token: botToken, usergroups: [{ id: 'S0ONCALL', handle: 'maint-oncall', name: 'Maintenance on-call' }] }).start();
   drives = sim.fleet.assets().filter((a) => a.assetType === 'Drive' && a.level !== 'expired');
   await startAll();
 });
