@@ -115,3 +115,21 @@ test('digest wording: singular, an all-clear header for resolutions only, a foot
   expect(JSON.stringify(closes.blocks[0])).toContain(':white_check_mark:');
   expect(JSON.stringify(closes.blocks[0])).not.toContain(':rotating_light:');
 });
+
+test('a digest is updated when an alert it lists closes: its line shows resolved and a reply goes to its thread', async () => {
+  const drives = sim.fleet.assets().filter((a) => a.assetType === 'Drive' && a.level !== 'expired' && a.powerTrainId === null).slice(0, 5);
+  const events = drives.map((d) => ({ drive: d, event: sim.control.raiseEvent(d.id, { eventType: 'Fault' }) }));
+  await bot.poll?.pollOnce();
+  await bot.dispatcher.drain(20_000);
+  const digest = slack.posts().find((m) => !m.threadTs && m.text.startsWith('Alert digest'));
+  expect(digest).toBeDefined();
+  const listed = events.filter(({ event }) => String(digest?.metadata?.event_payload.alerts).split(',').includes(String(event.id)));
+  expect(listed.length).toBeGreaterThanOrEqual(3);
+  const { drive, event } = listed[0];
+  sim.control.closeEvent(drive.id, Number(event.id), 'Reset');
+  await bot.poll?.pollOnce();
+  await waitFor('the digest updated', () => JSON.stringify(digest?.blocks).includes(`event ${String(event.id)} :white_check_mark: resolved`));
+  await waitFor('the reply in its thread', () => slack.posts().find((m) => m.threadTs === digest?.ts && m.text.includes('resolved')));
+  expect(JSON.stringify(digest?.blocks)).toContain('Each line is updated here when its alert closes');
+  expect(slack.problems).toEqual([]);
+});
