@@ -61,7 +61,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const directory = new AssetDirectory(platform, { logger, concurrency: config.source.concurrency });
   // The on-call layer enqueues through the dispatcher, which renders with it: a late binding.
   const kick = () => dispatcher.kick();
-  const oncall = new OnCall(store, config, directory, kick);
+  const oncall = new OnCall(store, config, directory, kick, async () => fleetNames(await platform.organization.getNodes()).plants);
   const dispatcher = new Dispatcher(store, sink, {
     postsPerSecond: config.alerts.maxMessagesPerSecond,
     stormPerMinute: config.alerts.stormPerMinute,

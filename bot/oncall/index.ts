@@ -3,6 +3,7 @@ import { routeAlert } from '../alerts/routing';
 import type { BotConfig, Route } from '../config/schema';
 import type { AssetDirectory } from '../platform/directory';
 import type { MessageRef, StateStore } from '../state/store';
+import { closest } from '../config/route-check';
 import { describeDuration, parseDuration } from './durations';
 import { OnCallState, type Silence, type SilenceKind } from './state';
 
@@ -39,12 +40,15 @@ export type MuteAnswer = { ok: true; silence: Silence; text: string } | { ok: fa
  */
 export class OnCall {
   readonly state: OnCallState;
+  private plantCache: { at: number; names: string[] } | undefined;
 
   constructor(
     private readonly store: StateStore,
     private readonly config: BotConfig,
     private readonly directory: AssetDirectory,
     private readonly onEnqueued: () => void,
+    /** The platform's plant names (E2), for `/drive mute plant …`. */
+    private readonly plants?: () => Promise<string[]>,
   ) {
     this.state = new OnCallState(store.database);
   }
@@ -112,31 +116,50 @@ export class OnCall {
     return 'This alert is closed already: nothing to acknowledge.';
   }
 
-  /** Resolves what `/drive mute` names: `group <name>`, `plant <name>`, or an asset. */
-  private async target(words: string[]): Promise<{ kind: SilenceKind; value: string; label: string; used: number } | { error: string }> {
-    const head = words[0]?.toLowerCase();
-    if (head === 'group' || head === 'plant') {
-      const name = words[1];
-      if (!name) return { error: `Name the ${head}: \`${this.config.command} mute ${head} <name> 2h\`.` };
-      if (head === 'group') {
-        await this.directory.ensure();
-        const groups = [...new Set(this.directory.all().map((a) => a.assetGroupName).filter((g): g is string => Boolean(g)))];
-        const hit = groups.find((g) => g.toLowerCase() === name.toLowerCase());
-        if (!hit) return { error: `No asset group "${name}". Groups: ${groups.slice(0, 15).join(', ')}` };
-        return { kind: 'group', value: hit.toLowerCase(), label: `group ${hit}`, used: 2 };
-      }
-      return { kind: 'plant', value: name.toLowerCase(), label: `plant ${name}`, used: 2 };
+  private groupNames(): string[] {
+    return [...new Set(this.directory.all().map((a) => a.assetGroupName).filter((g): g is string => Boolean(g)))];
+  }
+
+  private async plantNames(): Promise<string[]> {
+    if (!this.plants) return [];
+    if (this.plantCache === undefined || Date.now() - this.plantCache.at > 10 * 60_000) {
+      this.plantCache = { at: Date.now(), names: await this.plants().catch(() => this.plantCache?.names ?? []) };
     }
-    // The longest run of words before the duration that names one asset.
+    return this.plantCache.names;
+  }
+
+  /**
+   * Resolves what `/drive mute` names, up to the duration: an asset (id, serial number, name),
+   * an asset group or a plant; `asset`, `group` or `plant` first says which. Unknown names get
+   * the closest ones.
+   */
+  private async target(words: string[]): Promise<{ kind: SilenceKind; value: string; label: string; used: number } | { error: string }> {
     await this.directory.ensure();
-    const durationAt = words.findIndex((w) => parseDuration(w) !== undefined);
-    const end = durationAt === -1 ? words.length : durationAt;
-    const found = this.directory.lookup(words.slice(0, end).join(' '));
-    if (found.kind === 'found') return { kind: 'asset', value: String(found.asset.id), label: `${found.asset.name ?? found.asset.id} (${found.asset.serialNumber ?? '-'})`, used: end };
-    const groups = [...new Set(this.directory.all().map((a) => a.assetGroupName).filter((g): g is string => Boolean(g)))];
-    const group = groups.find((g) => g.toLowerCase() === words.slice(0, end).join(' ').toLowerCase());
-    if (group) return { kind: 'group', value: group.toLowerCase(), label: `group ${group}`, used: end };
-    return { error: found.kind === 'ambiguous' ? `Several assets match "${words.slice(0, end).join(' ')}"; use its serial number or id.` : `No asset or group "${words.slice(0, end).join(' ')}". Use \`${this.config.command} find <text>\`, or \`group <name>\` / \`plant <name>\`.` };
+    const head = words[0]?.toLowerCase();
+    const keyword = head === 'asset' || head === 'group' || head === 'plant' ? head : undefined;
+    const rest = keyword ? words.slice(1) : words;
+    const durationAt = rest.findIndex((w) => parseDuration(w) !== undefined);
+    const end = durationAt === -1 ? rest.length : durationAt;
+    const name = rest.slice(0, end).join(' ');
+    const used = (keyword ? 1 : 0) + end;
+    if (!name) return { error: `Name what to mute: an asset, \`group <name>\` or \`plant <name>\`, e.g. \`${this.config.command} mute group Pumps 2h\`.` };
+    const q = name.toLowerCase();
+    let ambiguous = false;
+    if (keyword === undefined || keyword === 'asset') {
+      const found = this.directory.lookup(name);
+      if (found.kind === 'found') return { kind: 'asset', value: String(found.asset.id), label: `${found.asset.name ?? found.asset.id} (${found.asset.serialNumber ?? '-'})`, used };
+      ambiguous = found.kind === 'ambiguous';
+    }
+    const groups = keyword === undefined || keyword === 'group' ? this.groupNames() : [];
+    const group = groups.find((g) => g.toLowerCase() === q);
+    if (group) return { kind: 'group', value: group.toLowerCase(), label: `group ${group}`, used };
+    const plants = keyword === undefined || keyword === 'plant' ? await this.plantNames() : [];
+    const plant = plants.find((p) => p.toLowerCase() === q);
+    if (plant) return { kind: 'plant', value: plant.toLowerCase(), label: `plant ${plant}`, used };
+    if (ambiguous) return { error: `Several assets match "${name}"; use its serial number or id (\`${this.config.command} find ${name}\` lists them).` };
+    const near = closest(name, [...groups, ...plants]);
+    const what = keyword === 'group' ? 'asset group' : keyword === 'plant' ? 'plant' : keyword === 'asset' ? 'asset' : 'asset, group or plant';
+    return { error: `No ${what} "${name}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '.'} \`${this.config.command} find <text>\` finds assets.` };
   }
 
   async mute(words: string[], userId: string | undefined, now = Date.now()): Promise<MuteAnswer> {

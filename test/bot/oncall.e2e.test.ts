@@ -120,6 +120,12 @@ test('Mute 2 h and /drive mute record alerts without posting; unmute posts one s
   const group = (await bot.directory.detail(drives[4].id)).assetGroup as string;
   await postToSlackApp(url, signingSecret, slashCommandBody({ command: '/drive', text: `mute group ${group} 1h pump swap`, responseUrl: slack.responseUrl('mute-2') }));
   expect(String((await waitFor('mute answer', () => slack.responses.find((r) => r.id === 'mute-2')?.body)).text)).toContain(`Muted group ${group} for 1 h`);
+  // A plant by name (from the organization tree); a typo gets the closest names.
+  const plant = String((await bot.directory.detail(drives[4].id)).plant);
+  await postToSlackApp(url, signingSecret, slashCommandBody({ command: '/drive', text: `mute plant ${plant.slice(0, -1)}q 30m`, responseUrl: slack.responseUrl('mute-3') }));
+  expect(String((await waitFor('typo answer', () => slack.responses.find((r) => r.id === 'mute-3')?.body)).text)).toContain(`did you mean "${plant}"`);
+  await postToSlackApp(url, signingSecret, slashCommandBody({ command: '/drive', text: `mute ${plant} 30m`, responseUrl: slack.responseUrl('mute-4') }));
+  expect(String((await waitFor('plant answer', () => slack.responses.find((r) => r.id === 'mute-4')?.body)).text)).toContain(`Muted plant ${plant} for 30 min`);
 });
 
 test('a 429 in the middle of a close never repeats a call Slack accepted', async () => {
