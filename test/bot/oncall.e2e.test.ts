@@ -97,6 +97,44 @@ test('an unacknowledged fault is re-announced in its thread mentioning the on-ca
   expect(slack.posts().filter((m) => m.threadTs === message.ts && m.text.includes('Reminder'))).toHaveLength(1);
 });
 
+test('a 429 on a digest post after it updated an earlier message repeats neither the update nor anything else', async () => {
+  const { event, message } = await faultMessage(drives[6]);
+  await bot.dispatcher.drain(10_000);
+  const callsBefore = slack.calls.length;
+  const updatesBefore = message.updates;
+  slack.rateLimitNext('chat.postMessage', 3);
+  // Three new faults and the close of the first, in one pass: one digest that also updates it.
+  const more = [7, 8, 9].map((i) => sim.control.raiseEvent(drives[i].id, { eventType: 'Fault' }));
+  sim.control.closeEvent(drives[6].id, Number(event.id), 'Reset');
+  await bot.poll?.pollOnce();
+  await bot.dispatcher.drain(30_000);
+  const digest = slack.posts().find((m) => !m.threadTs && m.text.startsWith('Alert digest') && more.every((e) => String(m.metadata?.event_payload.alerts).split(',').includes(String(e.id))));
+  expect(digest).toBeDefined();
+  expect(message.text).toContain('Resolved');
+  expect(message.updates - updatesBefore).toBe(1);
+  const calls = slack.calls.slice(callsBefore);
+  expect(calls.filter((c) => c.status === 429).length).toBe(3);
+  const accepted = calls.filter((c) => c.ok && c.method.startsWith('chat.')).map((c) => JSON.stringify([c.method, c.body.channel, c.body.ts, c.body.text, c.body.thread_ts]));
+  expect(new Set(accepted).size).toBe(accepted.length);
+});
+
+test('a 429 in the middle of a close never repeats a call Slack accepted', async () => {
+  const { event, message } = await faultMessage(drives[5]);
+  await bot.dispatcher.drain(10_000);
+  const callsBefore = slack.calls.length;
+  slack.rateLimitNext('chat.postMessage', 3);
+  sim.control.closeEvent(drives[5].id, Number(event.id), 'Reset');
+  await bot.poll?.pollOnce();
+  await waitFor('the thread reply', () => slack.posts().find((m) => m.threadTs === message.ts && m.text.includes('resolved')), 30_000);
+  const calls = slack.calls.slice(callsBefore);
+  expect(calls.filter((c) => c.status === 429).length).toBe(3);
+  const accepted = calls.filter((c) => c.ok && c.method.startsWith('chat.')).map((c) => JSON.stringify([c.method, c.body.channel, c.body.ts, c.body.text, c.body.thread_ts]));
+  expect(accepted.length).toBe(2);
+  expect(new Set(accepted).size).toBe(accepted.length);
+  expect(message.updates).toBe(1);
+});
+
+// Mutes a whole group and plant: runs after the tests that need alerts posted.
 test('Mute 2 h and /drive mute record alerts without posting; unmute posts one summary; /drive status and mutes show silences', async () => {
   const drive = drives[3];
   const { message } = await faultMessage(drive);
@@ -126,22 +164,6 @@ test('Mute 2 h and /drive mute record alerts without posting; unmute posts one s
   expect(String((await waitFor('typo answer', () => slack.responses.find((r) => r.id === 'mute-3')?.body)).text)).toContain(`did you mean "${plant}"`);
   await postToSlackApp(url, signingSecret, slashCommandBody({ command: '/drive', text: `mute ${plant} 30m`, responseUrl: slack.responseUrl('mute-4') }));
   expect(String((await waitFor('plant answer', () => slack.responses.find((r) => r.id === 'mute-4')?.body)).text)).toContain(`Muted plant ${plant} for 30 min`);
-});
-
-test('a 429 in the middle of a close never repeats a call Slack accepted', async () => {
-  const { event, message } = await faultMessage(drives[5]);
-  await bot.dispatcher.drain(10_000);
-  const callsBefore = slack.calls.length;
-  slack.rateLimitNext('chat.postMessage', 3);
-  sim.control.closeEvent(drives[5].id, Number(event.id), 'Reset');
-  await bot.poll?.pollOnce();
-  await waitFor('the thread reply', () => slack.posts().find((m) => m.threadTs === message.ts && m.text.includes('resolved')), 30_000);
-  const calls = slack.calls.slice(callsBefore);
-  expect(calls.filter((c) => c.status === 429).length).toBe(3);
-  const accepted = calls.filter((c) => c.ok && c.method.startsWith('chat.')).map((c) => JSON.stringify([c.method, c.body.channel, c.body.ts, c.body.text, c.body.thread_ts]));
-  expect(accepted.length).toBe(2);
-  expect(new Set(accepted).size).toBe(accepted.length);
-  expect(message.updates).toBe(1);
 });
 
 test('request timestamps more than 5 minutes away in either direction are refused', async () => {
