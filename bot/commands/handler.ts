@@ -154,7 +154,7 @@ export class CommandHandler {
   }
 
   private silencesOf(asset: AssetRef) {
-    return this.deps.oncall?.mutes().filter((s) => this.deps.oncall?.silenceFor(asset, Math.max(Date.now(), s.from)) !== undefined) ?? [];
+    return this.deps.oncall?.silencesFor(asset) ?? [];
   }
 
   private async status(item: AssetListItem): Promise<CommandResult> {

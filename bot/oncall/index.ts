@@ -65,7 +65,12 @@ export class OnCall {
 
   /** The silence covering an asset now, if any. */
   silenceFor(asset: AssetRef, now = Date.now()): Silence | undefined {
-    return this.state.activeSilences().find((s) => s.from <= now && now < s.until && silenceMatches(s, asset));
+    return this.silencesFor(asset, now)[0];
+  }
+
+  /** Every silence covering an asset now (for `/drive status`). */
+  silencesFor(asset: AssetRef, now = Date.now()): Silence[] {
+    return this.state.activeSilences().filter((s) => s.from <= now && now < s.until && silenceMatches(s, asset));
   }
 
   /** Called by the engine in its transaction: true when the alert is recorded instead of posted. */
