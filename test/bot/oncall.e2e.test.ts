@@ -24,7 +24,7 @@ const config = {
   cbm: { enabled: false },
   oncall: { checkIntervalSeconds: 0.2 },
   links: { assetPage: 'https://portal.example/assets/{assetId}', runbooks: { default: 'https://wiki.example/runbooks/{code}' } },
-  alerts: { defaultChannel: '#maint', routes: [{ channel: '#maint', mention: ['@maint-oncall'], remindAfter: '5s', escalateAfter: '8s', escalateMention: ['U0BOSS'] }] },
+  alerts: { defaultChannel: '#maint', routes: [{ channel: '#maint', mention: ['@maint-oncall'], remindAfter: '10s', escalateAfter: '15s', escalateMention: ['U0BOSS'] }] },
 };
 
 beforeAll(async () => {
@@ -87,9 +87,9 @@ test('an unacknowledged fault is re-announced in its thread mentioning the on-ca
   const { message } = await faultMessage(drives[1]);
   const { message: taken } = await faultMessage(drives[2]);
   await click(ACK_ACTION, actionOf(taken.blocks, ACK_ACTION)?.value as string, 'ack-3', 'U0CAROL');
-  const reminder = await waitFor('the reminder', () => slack.posts().find((m) => m.threadTs === message.ts && m.text.includes('Reminder')), 30_000);
+  const reminder = await waitFor('the reminder', () => slack.posts().find((m) => m.threadTs === message.ts && m.text.includes('Reminder')), 40_000);
   expect(reminder.text).toContain('<!subteam^S0ONCALL>');
-  const escalation = await waitFor('the escalation', () => slack.posts().find((m) => m.threadTs === message.ts && m.text.includes('Escalation')), 30_000);
+  const escalation = await waitFor('the escalation', () => slack.posts().find((m) => m.threadTs === message.ts && m.text.includes('Escalation')), 40_000);
   expect(escalation.text).toContain('<@U0BOSS>');
   await bot.dispatcher.drain(10_000);
   expect(slack.posts().filter((m) => m.threadTs === taken.ts)).toEqual([]);
