@@ -102,6 +102,7 @@ test('a 429 on a digest post after it updated an earlier message repeats neither
   await bot.dispatcher.drain(10_000);
   const callsBefore = slack.calls.length;
   const updatesBefore = message.updates;
+  // The first attempt is refused (Retry-After 1 s), so the whole pass is waiting by the next one.
   slack.rateLimitNext('chat.postMessage', 3);
   // Three new faults and the close of the first, in one pass: one digest that also updates it.
   const more = [7, 8, 9].map((i) => sim.control.raiseEvent(drives[i].id, { eventType: 'Fault' }));

@@ -118,6 +118,8 @@ test('digest wording: singular, an all-clear header for resolutions only, a foot
 
 test('a digest is updated when an alert it lists closes: its line shows resolved and a reply goes to its thread', async () => {
   const drives = sim.fleet.assets().filter((a) => a.assetType === 'Drive' && a.level !== 'expired' && a.powerTrainId === null).slice(0, 5);
+  // The first post waits out a 429 (1 s), so every fault of the pass is waiting by then: a digest.
+  slack.rateLimitNext('chat.postMessage', 1);
   const events = drives.map((d) => ({ drive: d, event: sim.control.raiseEvent(d.id, { eventType: 'Fault' }) }));
   await bot.poll?.pollOnce();
   await bot.dispatcher.drain(20_000);
