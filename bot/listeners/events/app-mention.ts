@@ -8,7 +8,7 @@ export function registerAppMention(app: App, { commands, config }: ListenerDeps)
   app.event('app_mention', async ({ event, say }) => {
     const refused = refusal(config.allow, { channel: event.channel, user: event.user });
     const text = event.text.replace(/<@[A-Z0-9]+>/g, '').trim();
-    const message = refused ? { text: refused, blocks: undefined } : commandMessage(await commands.handle(text), config.timeZone);
+    const message = refused ? { text: refused, blocks: undefined } : commandMessage(await commands.handle(text, { userId: event.user }), config.timeZone);
     await say({ text: message.text, blocks: message.blocks, thread_ts: event.thread_ts ?? event.ts });
   });
 }
