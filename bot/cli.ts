@@ -26,7 +26,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
-const USAGE = `Usage: drive-monitoring-bot [--config bot.yml]
+const USAGE = `Usage: drive-monitoring-bot [--config bot.yml] [--lenient]
+
+--lenient starts even when a route names an organization, asset group or plant the platform
+does not have (warned about instead of refused).
 
 Without Slack tokens the bot runs in this terminal; without platform credentials it starts the
 simulator in-process. Environment: SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or
@@ -91,7 +94,7 @@ async function setUpPlatform(env: BotEnv, config: BotConfig, logger: BotLogger):
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { config: { type: 'string' }, help: { type: 'boolean' }, 'create-push-user': { type: 'string' }, 'ops-port': { type: 'string' } } });
+  const { values } = parseArgs({ options: { config: { type: 'string' }, help: { type: 'boolean' }, 'create-push-user': { type: 'string' }, 'ops-port': { type: 'string' }, lenient: { type: 'boolean' } } });
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
@@ -123,7 +126,7 @@ async function main(): Promise<void> {
   const messages = terminal
     ? new TerminalMessageSink(write, mkdtempSync(path.join(tmpdir(), 'drive-bot-files-')))
     : new SlackMessageSink(createMessageClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL));
-  const bot = await startBot({ config, platform: setup.platform, sink, logger, push: setup.push, messages, now: setup.now }).catch(async (error: unknown) => {
+  const bot = await startBot({ config, platform: setup.platform, sink, logger, push: setup.push, messages, now: setup.now, lenient: values.lenient }).catch(async (error: unknown) => {
     await setup.close();
     throw error;
   });
@@ -154,7 +157,7 @@ async function main(): Promise<void> {
     const mode = env.SLACK_APP_TOKEN
       ? ({ kind: 'socket', appToken: env.SLACK_APP_TOKEN } as const)
       : ({ kind: 'http', signingSecret: env.SLACK_SIGNING_SECRET as string } as const);
-    const app = createSlackApp({ botToken: env.SLACK_BOT_TOKEN as string, mode, slackApiUrl: env.SLACK_API_URL, commands: bot.commands, home: bot.home, config, logger });
+    const app = createSlackApp({ botToken: env.SLACK_BOT_TOKEN as string, mode, slackApiUrl: env.SLACK_API_URL, commands: bot.commands, home: bot.home, config, logger, oncall: bot.oncall });
     await (mode.kind === 'socket' ? app.start() : app.start(env.PORT ?? 3000));
     stopSlack = async () => {
       await app.stop();

@@ -15,12 +15,16 @@ import { withKpiCharts } from './charts/cbm-sink';
 import { HomeService } from './home/service';
 import { ReportService } from './reports/service';
 import type { MessageSink } from './reports/sink';
+import { ConfigError } from './config/load';
+import { fleetNames, routeProblems } from './config/route-check';
 import type { BotConfig } from './config/schema';
 import type { BotLogger } from './log';
 import { lastSuccessfulPass, trackOutbox } from './ops/metrics';
 import { Readiness, recentSuccess } from './ops/readiness';
 import { AssetDirectory } from './platform/directory';
 import type { DrivePlatform } from './platform/types';
+import { OnCall } from './oncall';
+import { withPowerTrain } from './oncall/powertrain';
 import { StateStore } from './state/store';
 
 export interface BotOptions {
@@ -36,6 +40,8 @@ export interface BotOptions {
   now?: () => number;
   /** Where reports and charts are posted and uploaded (Slack or the terminal); without it, no reports. */
   messages?: MessageSink;
+  /** Routes naming unknown organizations, groups or plants are warned about instead of refused. */
+  lenient?: boolean;
 }
 
 /** The bot minus its Slack front: state, fleet directory, alert pipeline and command handler. */
@@ -46,6 +52,8 @@ export interface Bot {
   engine: AlertEngine;
   dispatcher: Dispatcher;
   commands: CommandHandler;
+  /** Acknowledgements, silences, reminders, inhibition and links. */
+  oncall: OnCall;
   /** The polling source when `source.kind` is `poll`. */
   poll?: PollSource;
   push: PushReceiver[];
@@ -67,19 +75,35 @@ export interface Bot {
   stop(): Promise<void>;
 }
 
+/** Refuses (or with `--lenient` warns about) routes that name what the platform does not have. */
+async function checkRoutes(platform: DrivePlatform, config: BotConfig, logger: BotLogger, lenient: boolean): Promise<void> {
+  if (!config.alerts.routes.some((r) => r.organization !== undefined || r.assetGroup !== undefined || r.plant !== undefined)) return;
+  const problems = routeProblems(config.alerts, fleetNames(await platform.organization.getNodes()));
+  if (problems.length === 0) return;
+  const text = `Routes that would never match (their alerts would go to ${config.alerts.defaultChannel}):\n${problems.join('\n')}`;
+  if (!lenient) throw new ConfigError(`${text}\nFix the names, or start with --lenient to run anyway.`);
+  logger.warn(`${text}\nStarted anyway (--lenient).`);
+}
+
 export async function startBot(options: BotOptions): Promise<Bot> {
   const { config, platform, logger } = options;
   const sink = options.messages ? withKpiCharts(options.sink, options.messages, logger) : options.sink;
   const store = new StateStore(config.stateFile);
   const directory = new AssetDirectory(platform, { logger, concurrency: config.source.concurrency });
+  // The on-call layer enqueues through the dispatcher, which renders with it: a late binding.
+  const kick = () => dispatcher.kick();
+  const oncall = new OnCall(store, config, directory, kick, async () => fleetNames(await platform.organization.getNodes()).plants);
   const dispatcher = new Dispatcher(store, sink, {
     postsPerSecond: config.alerts.maxMessagesPerSecond,
     stormPerMinute: config.alerts.stormPerMinute,
     digestBacklog: config.alerts.digestBacklog,
     digestIntervalMs: options.digestIntervalMs,
     logger,
+    present: oncall.present,
+    inhibit: oncall.inhibit,
+    stillDue: oncall.stillDue,
   });
-  const engine = new AlertEngine(store, config, (id) => directory.ref(id), () => dispatcher.kick());
+  const engine = new AlertEngine(store, config, async (id) => withPowerTrain(await directory.ref(id), directory), kick, (alert, channel) => oncall.suppress(alert, channel));
   const now = options.now ?? Date.now;
   const connectivity = config.connectivity.enabled
     ? new ConnectivityTracker({
@@ -87,7 +111,9 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         config,
         resolveAsset: (id) => directory.ref(id),
         gatewayOf: async (id) => (await directory.detail(id)).gatewaySerialNumber ?? undefined,
-        onEnqueued: () => dispatcher.kick(),
+        onEnqueued: kick,
+        // Silences apply to connectivity as to alerts (assumption B33).
+        isSilenced: (asset, at) => oncall.silenceFor(asset, at) !== undefined,
         logger,
         now,
         observationIntervalMs: config.source.kind === 'push' ? 3_600_000 : config.connectivity.pollIntervalMinutes * 60_000,
@@ -97,7 +123,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     ? new ReportService({ platform, directory, store, sink: options.messages, logger, now, pollOnly: config.source.kind === 'poll', connectivity })
     : undefined;
   const trends = new TrendService({ platform, directory, sink: options.messages, timeZone: config.timeZone, logger, now });
-  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger, connectivity, reports, now, trends });
+  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger, connectivity, reports, now, trends, oncall });
   // Calls left in the outbox by the previous run go out first.
   dispatcher.kick();
   let poll: PollSource | undefined;
@@ -106,6 +132,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   let started = false;
   try {
     await directory.ensure();
+    await checkRoutes(platform, config, logger, options.lenient === true);
     if (config.source.kind === 'push') {
       if (!options.push?.length) throw new Error('source.kind is push but no data-subscription user is configured (DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC)');
       const extras: PushExtras = {
@@ -144,6 +171,14 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     if (enqueueCbmDigestIfDue(store, config)) dispatcher.kick();
   }, 60_000);
   digestTimer.unref();
+  const oncallTimer = setInterval(() => {
+    try {
+      oncall.tick();
+    } catch (error) {
+      logger.error(`oncall: check failed (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }, config.oncall.checkIntervalSeconds * 1000);
+  oncallTimer.unref();
   logger.info(`bot: alerts from ${config.source.kind === 'push' ? 'the push channel' : 'REST polling'}, ${directory.all().length} assets, state in ${config.stateFile}`);
   return {
     config,
@@ -152,14 +187,20 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     engine,
     dispatcher,
     commands,
+    oncall,
     poll,
     push,
     connectivity,
     connectivityPoll,
     reports,
     reportSchedule,
-    // HOOK: pass `silences` once the silence store exists (issue 12); the tab says so until then.
-    home: new HomeService({ store, connectivity, now }),
+    home: new HomeService({
+      store,
+      connectivity,
+      now,
+      silences: () =>
+        oncall.mutes(now()).map((s) => ({ target: s.label, until: new Date(s.until).toISOString(), reason: s.reason, by: s.createdBy })),
+    }),
     readiness,
     async stop() {
       clearInterval(digestTimer);
@@ -167,6 +208,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       await reportSchedule?.close();
       reports?.close();
       connectivity?.close();
+      clearInterval(oncallTimer);
       await Promise.allSettled(push.map((r) => r.close()));
       await poll?.close();
       await connectivityPoll?.close();

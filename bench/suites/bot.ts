@@ -2,7 +2,9 @@
 // times with 50 ms platform latency (baselines: a bare signed HTTP round trip, one core call),
 // alert latency from event creation to the Slack post (baseline: a bare push receiver on the same
 // broker), the 1,000-fault storm (baseline: the same dispatcher posting one message per alert),
-// and memory with a 10,000-asset fleet (baseline: the raw asset lists alone).
+// reminder latency from due to posted (baseline: alert latency of the same faults), the SIGKILL
+// crash run's duplicate and loss counts (must be 0 and 0), and memory with a 10,000-asset fleet
+// (baseline: the raw asset lists alone).
 // Reproduce: `npm run bench -- bot` (results in bench/results/latest.md).
 import type { App } from '@slack/bolt';
 import { createServer, type Server } from 'node:http';
@@ -22,6 +24,7 @@ import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
 import { StateStore } from '../../bot/state/store';
 import { createPushReceiver } from '../../shared/push';
 import { startSimulator, type Simulator } from '../../simulator';
+import { runCrashScenario } from '../../test/bot/crash-run';
 import { fakeSlackToken, postToSlackApp, slashCommandBody } from '../../test/bot/helpers';
 import { SlackApiServer } from '../../test/bot/slack-server';
 import type { BenchSuite, Figure } from '../suite';
@@ -183,6 +186,68 @@ async function alertsAndStorm(): Promise<Figure[]> {
   ];
 }
 
+const REMINDERS = 6;
+const REMIND_AFTER_MS = 3000;
+const CRASH_KILLS = 10;
+
+/**
+ * Reminder latency: from the moment a fault's reminder is due (event time + remindAfter) to the
+ * reminder in its thread. Baseline: the same faults' alert latency (event created -> message).
+ */
+async function reminders(): Promise<Figure[]> {
+  const sim = await startSimulator({ push: false });
+  const token = fakeSlackToken('b');
+  const slack = await new SlackApiServer({ token }).start();
+  const config = parseConfig({
+    source: { kind: 'poll', pollIntervalSeconds: 3600 },
+    stateFile: ':memory:',
+    cbm: { enabled: false },
+    oncall: { checkIntervalSeconds: 0.5 },
+    alerts: { defaultChannel: '#bench', routes: [{ channel: '#bench', mention: ['S0ONCALL'], remindAfter: `${REMIND_AFTER_MS / 1000}s` }] },
+  });
+  const bot = await startBot({ config, platform: createPlatformClient(credentials(sim), logger), sink: new SlackNoticeSink(createAlertClient(token, slack.apiUrl), config.timeZone), logger });
+  const drives = sim.fleet.assets().filter((a) => a.assetType === 'Drive' && a.level !== 'expired');
+  const latencies: number[] = [];
+  const postLatencies: number[] = [];
+  for (let i = 0; i < REMINDERS; i++) {
+    const raisedAt = Date.now();
+    const event = sim.control.raiseEvent(drives[i % drives.length].id, { eventType: 'Fault' });
+    await bot.poll?.pollOnce();
+    const message = () => slack.posts().find((m) => !m.threadTs && JSON.stringify(m.blocks).includes(`event ${String(event.id)}`));
+    await until(() => message() !== undefined, 10_000);
+    postLatencies.push(Date.now() - raisedAt);
+    const ts = message()?.ts;
+    await until(() => slack.posts().some((m) => m.threadTs === ts && m.text.includes('Reminder')), 20_000);
+    latencies.push(Date.now() - (Date.parse(String(event.eventDateTime)) + REMIND_AFTER_MS));
+  }
+  await bot.stop();
+  await slack.close();
+  await sim.close();
+  const p95 = pct(latencies, 95);
+  return [
+    {
+      name: `reminder latency p95, due -> reminder posted (${REMINDERS} faults, check every 0.5 s, remindAfter ${REMIND_AFTER_MS / 1000} s)`,
+      value: ms(p95),
+      baseline: `${ms(pct(postLatencies, 95))} alert latency p95 of the same faults (created -> posted)`,
+      ratio: ratio(p95, pct(postLatencies, 95)),
+      // One check interval, one post slot (1 s per channel) and a margin.
+      target: '< 2500 ms',
+      met: p95 < 2500,
+    },
+  ];
+}
+
+/** The crash test's run: SIGKILLs at random instants, slow Slack; duplicates and losses must be 0. */
+async function crash(): Promise<Figure[]> {
+  const outcome = await runCrashScenario({ kills: CRASH_KILLS, slackLatencyMs: 400, logger });
+  return [
+    { name: `crash run: ${outcome.kills} SIGKILLs, ${outcome.faults} faults (${outcome.closed} closed), Slack 400 ms per answer: duplicates`, value: String(outcome.duplicates.length), target: '0', met: outcome.duplicates.length === 0 },
+    { name: 'crash run: faults lost (in no message)', value: String(outcome.lost.length), target: '0', met: outcome.lost.length === 0 },
+    { name: 'crash run: messages not showing their final state', value: String(outcome.stale.length), target: '0', met: outcome.stale.length === 0 },
+    { name: 'crash run: posts found already in Slack after a kill (not made again)', value: String(outcome.reconciled) },
+  ];
+}
+
 function heapAfterGc(): number {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
@@ -228,8 +293,12 @@ async function memory(): Promise<Figure[]> {
 const suite: BenchSuite = {
   name: 'bot',
   async run() {
-    const figures = [...(await commands()), ...(await alertsAndStorm()), ...(await memory())];
-    return { name: 'bot', description: 'Slack bot: commands, alert latency, storm control and memory against the in-process simulator and a local Slack-compatible Web API.', figures };
+    const figures = [...(await commands()), ...(await alertsAndStorm()), ...(await reminders()), ...(await crash()), ...(await memory())];
+    return {
+      name: 'bot',
+      description: 'Slack bot: commands, alert latency, storm control, reminder latency, the SIGKILL crash run and memory against the in-process simulator and a local Slack-compatible Web API.',
+      figures,
+    };
   },
 };
 

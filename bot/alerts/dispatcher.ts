@@ -17,6 +17,12 @@ export interface DispatcherOptions {
   /** During a storm, digests go out this often (or sooner when one is full). */
   digestIntervalMs?: number;
   logger: BotLogger;
+  /** An alert as messages show it now: on-call state (acknowledged, muted) and link buttons. */
+  present?: (alert: AlertRecord) => AlertRecord;
+  /** The open message of a sibling (drive or motor of the same PowerTrain) this alert joins. */
+  inhibit?: (alert: AlertRecord, channel: string) => MessageRef | undefined;
+  /** Whether a reminder still has a reason to go out (open, not acknowledged, not muted). */
+  stillDue?: (alert: AlertRecord) => boolean;
 }
 
 export interface DispatchStats {
@@ -25,6 +31,9 @@ export interface DispatchStats {
   digests: number;
   rateLimited: number;
   failed: number;
+  /** Posts found already in Slack after their answer was lost (a crash): not made again. */
+  reconciled: number;
+  reminders: number;
 }
 
 const WINDOW_MS = 60_000;
@@ -35,7 +44,7 @@ const WINDOW_MS = 60_000;
  * accepted it, in the same transaction that records the message's ts.
  */
 export class Dispatcher {
-  readonly stats: DispatchStats = { posts: 0, updates: 0, digests: 0, rateLimited: 0, failed: 0 };
+  readonly stats: DispatchStats = { posts: 0, updates: 0, digests: 0, rateLimited: 0, failed: 0, reconciled: 0, reminders: 0 };
   private readonly workers = new Map<string, Promise<void>>();
   private readonly nextPostAt = new Map<string, number>();
   private readonly lastDigestAt = new Map<string, number>();
@@ -117,6 +126,14 @@ export class Dispatcher {
 
   private async step(channel: string, calls: PendingCall[]): Promise<void> {
     const now = Date.now();
+    const intent = calls[0].intent;
+    if (intent) {
+      // A post whose answer was lost is retried as the same post (found in Slack, or made).
+      const frozen = intent.ids;
+      if (frozen) await this.sendDigest(channel, calls.filter((c) => frozen.includes(c.id)));
+      else await this.sendOne(channel, calls[0]);
+      return;
+    }
     const firstOther = calls.findIndex((c) => c.item.kind !== 'alert' && c.item.kind !== 'resolve');
     const leading = firstOther === -1 ? calls : calls.slice(0, firstOther);
     if (leading.length > 0 && this.inStorm(channel, now)) {
@@ -138,94 +155,213 @@ export class Dispatcher {
     this.nextPostAt.set(channel, Date.now() + this.interval);
   }
 
-  private async post(channel: string, notice: Notice, threadTs?: string): Promise<Posted> {
-    const posted = await this.sink.post(channel, notice, threadTs);
+  /** The alert as it is now (the store's latest record, with on-call state and links). */
+  private current(key: string, fallback?: AlertRecord): AlertRecord | undefined {
+    const record = this.store.getEvent(key)?.alert ?? fallback;
+    return record && (this.options.present ? this.options.present(record) : record);
+  }
+
+  private currentAll(keys: readonly string[]): AlertRecord[] {
+    return keys.map((k) => this.current(k)).filter((a): a is AlertRecord => a !== undefined);
+  }
+
+  /** What a message of its own shows now: its alert, and a sibling's when inhibition merged them. */
+  private messageNotice(ref: MessageRef, extra: readonly AlertRecord[] = []): Notice | undefined {
+    const alerts = [...this.currentAll(this.store.keysInMessage(ref.channelId, ref.ts)), ...extra];
+    return alerts.length === 0 ? undefined : { kind: 'alert', alert: alerts[0], related: alerts.slice(1) };
+  }
+
+  private digestNotice(ref: MessageRef): Notice | undefined {
+    const digest = this.store.getDigest(ref.channelId, ref.ts);
+    return digest && { kind: 'digest', alerts: this.currentAll(digest.alertKeys), resolved: this.currentAll(digest.resolvedKeys) };
+  }
+
+  private refNotice(ref: MessageRef): Notice | undefined {
+    return ref.via === 'message' ? this.messageNotice(ref) : this.digestNotice(ref);
+  }
+
+  /**
+   * A post made at most once. Slack's answer is recorded before anything else is called; a post
+   * whose answer was lost (crash, timeout) is looked for by its tag before it is made again.
+   */
+  private async postOnce(call: PendingCall, step: string, channel: string, notice: Notice, threadTs?: string, ids?: number[]): Promise<Posted> {
+    const done = call.progress[step] as Posted | undefined;
+    if (done) return done;
+    const tag = `${call.id}:${step}`;
+    if (call.intent?.step === step && this.sink.find) {
+      const found = await this.find(channel, tag, threadTs, call.intent.at);
+      if (found) {
+        this.record(call, step, channel, found);
+        this.stats.reconciled++;
+        this.options.logger.info(`slack: ${call.item.kind} to ${channel} had reached Slack before the answer was lost (${found.ts}); not posted again`);
+        return found;
+      }
+    }
+    const intent = { step, at: Date.now(), ids };
+    this.store.setIntent(call.id, intent);
+    call.intent = intent;
+    const posted = await this.sink.post(channel, notice, threadTs, tag).catch((error: unknown) => {
+      // Slack refused it: nothing to look for next time.
+      if (error instanceof RateLimitedError || error instanceof PermanentSinkError) {
+        this.store.setIntent(call.id, undefined);
+        call.intent = undefined;
+      }
+      return Promise.reject(error as Error);
+    });
     this.posted(channel);
+    this.record(call, step, channel, posted);
     metrics.alertPosted(threadTs ? 'reply' : notice.kind);
     return posted;
   }
 
-  private async updateAlert(ref: MessageRef, alert: AlertRecord): Promise<void> {
-    await this.sink.update(ref.channelId, ref.ts, { kind: 'alert', alert });
+  private async find(channel: string, tag: string, threadTs: string | undefined, since: number): Promise<Posted | undefined> {
+    const lookup = this.sink.find?.(channel, this.store.getChannelId(channel), tag, threadTs, since) ?? Promise.resolve(undefined);
+    return lookup.catch((error: unknown) => {
+      if (!(error instanceof PermanentSinkError)) return Promise.reject(error as Error);
+      // Without history access (scope, not a member) the post is made again: at-least-once.
+      this.options.logger.warn(`slack: cannot look for an unconfirmed post in ${channel} (${errorText(error)}); posting it again`);
+      return undefined;
+    });
+  }
+
+  private record(call: PendingCall, step: string, channel: string, result: Posted | true): void {
+    this.store.markStep(call.id, step, result);
+    call.progress[step] = result;
+    call.intent = undefined;
+    if (result !== true) this.store.putChannelId(channel, result.channelId);
+  }
+
+  /** An update made at most once per call (it is idempotent, so a crash may repeat it harmlessly). */
+  private async updateOnce(call: PendingCall, step: string, ref: MessageRef, notice: Notice | undefined): Promise<void> {
+    if (call.progress[step] || notice === undefined) return;
+    await this.sink.update(ref.channelId, ref.ts, notice);
     this.stats.updates++;
+    this.record(call, step, ref.channel, true);
     metrics.alertUpdated();
   }
 
   private async sendDigest(channel: string, batch: PendingCall[]): Promise<void> {
-    const alerts: AlertRecord[] = [];
-    const resolved: AlertRecord[] = [];
+    const alertKeys: string[] = [];
+    const resolvedKeys: string[] = [];
+    const batched = new Set(batch.filter((c) => c.item.kind === 'alert').map((c) => (c.item as { alert: AlertRecord }).alert.key));
     for (const call of batch) {
-      if (call.item.kind === 'alert') alerts.push(call.item.alert);
-      else if (call.item.kind === 'resolve') {
-        const ref = this.store.getMessage(call.item.alert.key, channel);
-        if (ref?.via === 'message') await this.updateAlert(ref, call.item.alert);
-        resolved.push(call.item.alert);
+      if (call.item.kind === 'alert') {
+        if (!alertKeys.includes(call.item.alert.key)) alertKeys.push(call.item.alert.key);
+      } else if (call.item.kind === 'resolve') {
+        const key = call.item.alert.key;
+        // Its alert is a line of this very digest: that line shows it resolved.
+        if (batched.has(key)) continue;
+        const ref = this.store.getMessage(key, channel);
+        if (ref === undefined) {
+          alertKeys.push(key);
+          continue;
+        }
+        await this.updateOnce(call, 'update', ref, this.refNotice(ref));
+        resolvedKeys.push(key);
       }
     }
-    const { ts, channelId } = await this.post(channel, { kind: 'digest', alerts, resolved });
+    const notice: Notice = { kind: 'digest', alerts: this.currentAll(alertKeys), resolved: this.currentAll(resolvedKeys) };
+    const { ts, channelId } = await this.postOnce(batch[0], 'digest', channel, notice, undefined, batch.map((c) => c.id));
     this.store.transaction(() => {
-      for (const alert of alerts) this.store.putMessage(alert.key, { channel, channelId, ts, via: 'digest' });
+      for (const key of alertKeys) this.store.putMessage(key, { channel, channelId, ts, via: 'digest' });
+      this.store.putDigest(channelId, ts, alertKeys, resolvedKeys);
       this.store.complete(batch.map((c) => c.id));
     });
     this.stats.digests++;
-    this.noteCovered(channel, alerts.length);
+    this.noteCovered(channel, alertKeys.length);
     this.lastDigestAt.set(channel, Date.now());
+  }
+
+  private async sendAlert(channel: string, call: PendingCall, alert: AlertRecord): Promise<void> {
+    if (this.store.getMessage(alert.key, channel) === undefined) {
+      const partner = this.options.inhibit?.(alert, channel);
+      const merged = partner && this.messageNotice(partner, this.currentAll([alert.key]));
+      let ref: MessageRef;
+      if (partner && merged) {
+        await this.updateOnce(call, 'merge', partner, merged);
+        ref = partner;
+      } else {
+        const posted = await this.postOnce(call, 'post', channel, { kind: 'alert', alert: this.current(alert.key, alert) as AlertRecord });
+        ref = { channel, channelId: posted.channelId, ts: posted.ts, via: 'message' };
+      }
+      this.store.transaction(() => {
+        this.store.putMessage(alert.key, ref);
+        this.store.complete([call.id]);
+      });
+      this.noteCovered(channel, 1);
+      return;
+    }
+    this.store.complete([call.id]);
   }
 
   private async sendOne(channel: string, call: PendingCall): Promise<void> {
     const item = call.item;
     switch (item.kind) {
-      case 'alert': {
-        const { ts, channelId } = await this.post(channel, { kind: 'alert', alert: item.alert });
-        this.store.transaction(() => {
-          this.store.putMessage(item.alert.key, { channel, channelId, ts, via: 'message' });
-          this.store.complete([call.id]);
-        });
-        this.noteCovered(channel, 1);
-        return;
-      }
+      case 'alert':
+        return this.sendAlert(channel, call, item.alert);
       case 'resolve': {
         const ref = this.store.getMessage(item.alert.key, channel);
         if (ref === undefined) {
-          // Its open alert never reached Slack (given up on): post it, already resolved.
-          const { ts, channelId } = await this.post(channel, { kind: 'alert', alert: item.alert });
-          this.store.putMessage(item.alert.key, { channel, channelId, ts, via: 'message' });
-        } else {
-          if (ref.via === 'message') await this.updateAlert(ref, item.alert);
-          await this.post(channel, { kind: 'resolved_reply', alert: item.alert }, ref.ts);
+          // Its open alert never reached Slack (given up on, or muted): post it, already resolved.
+          return this.sendAlert(channel, call, item.alert);
+        }
+        await this.updateOnce(call, 'update', ref, this.refNotice(ref));
+        await this.postOnce(call, 'reply', channel, { kind: 'resolved_reply', alert: this.current(item.alert.key, item.alert) as AlertRecord }, ref.ts);
+        break;
+      }
+      case 'refresh':
+        for (const ref of this.store.messagesOf(item.key).filter((r) => r.channel === channel)) await this.updateOnce(call, `update:${ref.ts}`, ref, this.refNotice(ref));
+        break;
+      case 'reminder': {
+        const ref = this.store.getMessage(item.key, channel);
+        const alert = this.current(item.key);
+        // Acknowledged, closed or muted since it was due: nothing to say.
+        if (ref && alert && (this.options.stillDue?.(alert) ?? alert.status === 'Open')) {
+          await this.postOnce(call, 'reply', channel, { kind: 'reminder', alert, level: item.level, mentions: item.mentions }, ref.ts);
+          this.stats.reminders++;
         }
         break;
       }
+      case 'silence_summary': {
+        const keys = item.summary.alerts.map((a) => a.key);
+        const posted = await this.postOnce(call, 'post', channel, { kind: 'silence_summary', summary: { ...item.summary, alerts: item.summary.alerts.map((a) => this.current(a.key, a) as AlertRecord) } });
+        // Its alerts are followed there from now on: a close updates it (as a digest) and replies.
+        this.store.transaction(() => {
+          for (const key of keys) this.store.putMessage(key, { channel, channelId: posted.channelId, ts: posted.ts, via: 'digest' });
+          this.store.putDigest(posted.channelId, posted.ts, keys, []);
+          this.store.complete([call.id]);
+        });
+        return;
+      }
       case 'cbm': {
-        const { ts } = await this.post(channel, { kind: 'cbm', cbm: item.cbm });
+        const { ts } = await this.postOnce(call, 'post', channel, { kind: 'cbm', cbm: item.cbm });
         this.store.putCbmMessage(item.cbm.key, channel, ts);
         break;
       }
       case 'cbm_good':
-        await this.post(channel, { kind: 'cbm_good', cbm: item.cbm }, this.store.getCbmMessage(item.cbm.key, channel));
+        await this.postOnce(call, 'post', channel, { kind: 'cbm_good', cbm: item.cbm }, this.store.getCbmMessage(item.cbm.key, channel));
         break;
       case 'cbm_digest':
-        await this.post(channel, { kind: 'cbm_digest', units: item.units, day: item.day });
+        await this.postOnce(call, 'post', channel, { kind: 'cbm_digest', units: item.units, day: item.day });
         break;
       case 'connectivity':
-        await this.sendConnectivity(channel, item.outage, item.returned);
+        await this.sendConnectivity(channel, call, item.outage, item.returned);
         break;
     }
     this.store.complete([call.id]);
   }
 
   /** One message per outage (assumption B30): posted once, then updated; returns are thread replies. */
-  private async sendConnectivity(channel: string, outage: Outage, returned: number[]): Promise<void> {
+  private async sendConnectivity(channel: string, call: PendingCall, outage: Outage, returned: number[]): Promise<void> {
     let ref = this.store.getMessage(outage.key, channel);
     if (ref === undefined) {
-      const { ts, channelId } = await this.post(channel, { kind: 'connectivity', outage });
+      const { ts, channelId } = await this.postOnce(call, 'post', channel, { kind: 'connectivity', outage });
       ref = { channel, channelId, ts, via: 'message' };
       this.store.putMessage(outage.key, ref);
     } else {
-      await this.sink.update(ref.channelId, ref.ts, { kind: 'connectivity', outage });
-      this.stats.updates++;
+      await this.updateOnce(call, 'update', ref, { kind: 'connectivity', outage });
     }
-    if (returned.length > 0) await this.post(channel, { kind: 'connectivity_back', outage, returned }, ref.ts);
+    if (returned.length > 0) await this.postOnce(call, 'reply', channel, { kind: 'connectivity_back', outage, returned }, ref.ts);
   }
 
   private onError(channel: string, call: PendingCall, error: unknown): void {

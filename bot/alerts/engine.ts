@@ -19,6 +19,8 @@ export class AlertEngine {
     private readonly config: BotConfig,
     private readonly resolveAsset: AssetResolver,
     private readonly onEnqueued: () => void,
+    /** Silences: an alert it covers is recorded for the silence's summary instead of posted. */
+    private readonly suppress?: (alert: AlertRecord, channel: string) => boolean,
   ) {}
 
   /** Returns true when the observation produced Slack work. */
@@ -49,6 +51,8 @@ export class AlertEngine {
       if (again && (again.status === status || again.status === 'Close')) return false;
       this.store.putEvent(alert);
       for (const channel of routeAlert(this.config.alerts, asset, severity)) {
+        // A muted alert never posted stays in the silence's summary (which shows its close).
+        if (this.suppress && this.store.getMessage(key, channel) === undefined && this.suppress(alert, channel)) continue;
         this.store.enqueue(channel, again ? { kind: 'resolve', alert } : { kind: 'alert', alert });
       }
       return true;

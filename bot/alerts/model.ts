@@ -10,6 +10,23 @@ export interface AssetRef {
   group: string;
   groupId?: number;
   plant: string;
+  /** The PowerTrain this drive or motor belongs to (inhibition shows both under its name). */
+  powerTrain?: { id: number; name: string };
+}
+
+/** Who took an alert (Acknowledge, or a later take-over). Persisted by bot/oncall. */
+export interface AckInfo {
+  userId: string;
+  /** Epoch ms. */
+  at: number;
+  /** Earlier holders, oldest first, when someone took it over. */
+  previous: Array<{ userId: string; at: number }>;
+}
+
+/** A button that opens a page (asset page, runbook). */
+export interface LinkButton {
+  text: string;
+  url: string;
 }
 
 /** One platform event as an alert (persisted in the state database and the outbox). */
@@ -28,6 +45,11 @@ export interface AlertRecord {
   /** 0 unknown, 1 running, 2 standby. */
   deviceWorkStatus?: number;
   hasLogger: boolean;
+  /** Filled when the alert is rendered (never stored with the event): on-call state and links. */
+  ack?: AckInfo;
+  links?: LinkButton[];
+  /** Epoch ms until which the alert's asset is muted, when it is. */
+  mutedUntil?: number;
 }
 
 export interface CbmAlert {
@@ -50,7 +72,23 @@ export type OutboxItem =
   | { kind: 'cbm_good'; cbm: CbmAlert }
   | { kind: 'cbm_digest'; units: CbmAlert[]; day: string }
   /** A connectivity message posted or updated; `returned`: asset ids back since the last (thread reply). */
-  | { kind: 'connectivity'; outage: Outage; returned: number[] };
+  | { kind: 'connectivity'; outage: Outage; returned: number[] }
+  /** Re-render every message showing this alert (acknowledged, taken over, muted). */
+  | { kind: 'refresh'; key: string }
+  /** A thread reply re-announcing an open, unacknowledged fault, mentioning the on-call. */
+  | { kind: 'reminder'; key: string; level: 'remind' | 'escalate'; mentions: string[] }
+  /** What happened during a silence that ended, and what is still open. */
+  | { kind: 'silence_summary'; summary: SilenceSummary };
+
+export interface SilenceSummary {
+  scope: string;
+  reason?: string;
+  from: number;
+  until: number;
+  endedBy?: string;
+  /** Alerts recorded (not posted) during the silence, with their state when it ended. */
+  alerts: AlertRecord[];
+}
 
 export function eventKey(assetId: number, eventId: string | number): string {
   return `${assetId}:${eventId}`;

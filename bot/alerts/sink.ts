@@ -1,5 +1,5 @@
 import type { Outage } from '../connectivity/model';
-import type { AlertRecord, CbmAlert } from './model';
+import type { AlertRecord, CbmAlert, SilenceSummary } from './model';
 
 export interface Posted {
   ts: string;
@@ -8,14 +8,16 @@ export interface Posted {
 
 /** What the bot says, before it is rendered to Block Kit (Slack) or text (terminal). */
 export type Notice =
-  | { kind: 'alert'; alert: AlertRecord }
+  | { kind: 'alert'; alert: AlertRecord; related?: AlertRecord[] }
   | { kind: 'resolved_reply'; alert: AlertRecord }
   | { kind: 'digest'; alerts: AlertRecord[]; resolved: AlertRecord[] }
   | { kind: 'cbm'; cbm: CbmAlert }
   | { kind: 'cbm_good'; cbm: CbmAlert }
   | { kind: 'cbm_digest'; units: CbmAlert[]; day: string }
   | { kind: 'connectivity'; outage: Outage }
-  | { kind: 'connectivity_back'; outage: Outage; returned: number[] };
+  | { kind: 'connectivity_back'; outage: Outage; returned: number[] }
+  | { kind: 'reminder'; alert: AlertRecord; level: 'remind' | 'escalate'; mentions: string[] }
+  | { kind: 'silence_summary'; summary: SilenceSummary };
 
 /** Where notices go: Slack's Web API, or the terminal. */
 export interface NoticeSink {
@@ -23,8 +25,31 @@ export interface NoticeSink {
    * Posts a message (in a thread when threadTs is given). Returns its ts and the channel's id:
    * a route may name a channel (#name), but updates need the id.
    */
-  post(channel: string, notice: Notice, threadTs?: string): Promise<Posted>;
+  post(channel: string, notice: Notice, threadTs?: string, tag?: string): Promise<Posted>;
   update(channelId: string, ts: string, notice: Notice): Promise<void>;
+  /**
+   * The message a post tagged `tag` created, if Slack has it (looked for in the channel's recent
+   * history, or the thread's replies): how a call whose answer was lost is not made twice.
+   * `since` (epoch ms) is when that call was attempted. Sinks that cannot look return undefined.
+   */
+  find?(channel: string, channelId: string | undefined, tag: string, threadTs: string | undefined, since: number): Promise<Posted | undefined>;
+}
+
+/** The Slack message metadata type every notice the bot posts carries (assumption B11). */
+export const METADATA_TYPE = 'drive_monitoring_notice';
+
+/** The event ids a notice shows, for its metadata: alerts it carries, and closes it announces. */
+export function noticeEvents(notice: Notice): { alerts: string[]; resolved: string[] } {
+  switch (notice.kind) {
+    case 'alert':
+      return { alerts: [notice.alert, ...(notice.related ?? [])].map((a) => a.eventId), resolved: [] };
+    case 'digest':
+      return { alerts: notice.alerts.map((a) => a.eventId), resolved: notice.resolved.map((a) => a.eventId) };
+    case 'resolved_reply':
+      return { alerts: [], resolved: [notice.alert.eventId] };
+    default:
+      return { alerts: [], resolved: [] };
+  }
 }
 
 /** Thrown by a sink when Slack answered 429: only this channel waits. */

@@ -1,5 +1,6 @@
 import type { AssetRef } from '../alerts/model';
 import type { AssetStatus, CbmSection, CommandResult } from '../commands/model';
+import type { Silence } from '../oncall/state';
 import type { PlatformEvent } from '../platform/types';
 import { assetLine, cbmEmoji, conditionEmoji, formatTime, severityEmoji, sparkline } from '../render/format';
 import { DETAILS_ACTION } from './alert';
@@ -17,6 +18,7 @@ export const HELP_LINES = (command: string): string[] => [
   `\`${command} find <text>\`: assets whose name, serial number or group contains the text`,
   `\`${command} report <asset|group> [7d|30d|from..to] [title]\`: a drive or fleet report, posted here as a PDF`,
   `\`${command} trend <asset> <signal> [24h|7d|30d]\`: a chart of a signal (speed, current, temperature...), posted here`,
+  `\`${command} mute <asset|group <name>|plant <name>> <30m|2h|1d> [reason]\`: record alerts without posting them (maintenance); \`unmute …\`, \`mutes\` lists them`,
   `\`${command} help\`: this list`,
   'An asset is a name, a serial number or an id.',
 ];
@@ -39,6 +41,14 @@ function cbmBlocks(cbm: CbmSection): Block[] {
   return cbm.units.map((u) => section(`${cbmEmoji(u.status)} *${esc(u.unit)}*: ${u.status} · ${predictedDates(u).map(([k, v]) => `${k} ${v}`).join(' · ')}\n${sparkline(u.kpis, 'slack')}`));
 }
 
+function silenceLine(s: Silence, timeZone: string): string {
+  return `:mute: ${esc(s.label)} muted until ${formatTime(new Date(s.until).toISOString(), timeZone)}${s.reason ? ` (${esc(s.reason)})` : ''}${s.createdBy ? ` by <@${s.createdBy}>` : ''} · silence ${s.id}`;
+}
+
+function silenceBlocks(silences: readonly Silence[] | undefined, timeZone: string): Block[] {
+  return silences && silences.length > 0 ? [section(`*Silenced*\n${silences.slice(0, 10).map((s) => silenceLine(s, timeZone)).join('\n')}`)] : [];
+}
+
 function statusBlocks(s: AssetStatus, timeZone: string): Block[] {
   const conditions = Array.isArray(s.conditions)
     ? s.conditions.map((c) => `${conditionEmoji(c.status)} ${c.type}: ${c.status}`).join('\n') || 'none reported'
@@ -54,11 +64,28 @@ function statusBlocks(s: AssetStatus, timeZone: string): Block[] {
       ['Firmware', esc(s.firmware ?? '-')],
     ]),
     section(`*Conditions*\n${conditions}`),
-    section(`*Open events (last 7 days)*\n${s.openEvents.length === 0 ? 'none' : eventLines(s.openEvents, timeZone, 10).join('\n')}`),
+    section(`*Open events (last 7 days)*\n${s.eventsDenied ? esc(s.eventsDenied) : s.openEvents.length === 0 ? 'none' : eventLines(s.openEvents, timeZone, 10).join('\n')}`),
     ...cbmBlocks(s.cbm),
     ...(s.link ? [section(`*Connectivity*: ${linkText(s.link, timeZone)}`)] : []),
     ...signalBlocks(s.signals, timeZone),
+    ...silenceBlocks(s.silences, timeZone),
   ];
+}
+
+/** A PowerTrain: a short block per member (drive, motor), within the 50-block limit. */
+function powerTrainBlocks(asset: AssetRef, members: readonly AssetStatus[], silences: readonly Silence[], timeZone: string): Block[] {
+  const blocks: Block[] = [header(`PowerTrain ${asset.name}`), context(`A PowerTrain is its drive and its motor: each is shown below.`)];
+  for (const m of members.slice(0, 4)) {
+    const conditions = Array.isArray(m.conditions) ? m.conditions.map((c) => `${conditionEmoji(c.status)} ${c.type}: ${c.status}`).join(' · ') || 'none reported' : esc(m.conditions.denied);
+    blocks.push(
+      divider(),
+      section(`*${esc(m.assetType)}: ${esc(assetLine(m.asset))}*${m.model ? ` · ${esc(m.model)}` : ''} · level ${m.level ?? 'unknown'} · latest data ${formatTime(m.latestData, timeZone)}`),
+      section(`*Conditions* ${conditions}\n*Open events (last 7 days)* ${m.openEvents.length === 0 ? 'none' : `\n${eventLines(m.openEvents, timeZone, 5).join('\n')}`}`),
+      ...cbmBlocks(m.cbm).slice(0, 3),
+      actions(button(`Details: ${m.asset.name}`, `${DETAILS_ACTION}:${m.asset.id}`, String(m.asset.id))),
+    );
+  }
+  return [...blocks, ...silenceBlocks(silences, timeZone)];
 }
 
 /** Block Kit for a command's answer. */
@@ -106,6 +133,15 @@ export function commandMessage(result: CommandResult, timeZone: string): SlackMe
       return reportStartedAnswer(result);
     case 'trend':
       return trendAnswer(result, timeZone);
+    case 'powertrain':
+      return { text: `Status of PowerTrain ${result.asset.name}: ${result.members.map((m) => assetLine(m.asset)).join(' and ')}`, blocks: powerTrainBlocks(result.asset, result.members, result.silences, timeZone) };
+    case 'notice':
+      return { text: result.message, blocks: [section(esc(result.message))] };
+    case 'mutes':
+      return {
+        text: result.silences.length === 0 ? 'Nothing is muted.' : `${result.silences.length} active silence${result.silences.length === 1 ? '' : 's'}`,
+        blocks: [section(result.silences.length === 0 ? `Nothing is muted. \`${result.command} mute <asset> 2h\` starts a silence.` : `*Active silences*\n${result.silences.slice(0, 30).map((s) => silenceLine(s, timeZone)).join('\n')}`)],
+      };
     case 'find':
       return {
         text: `${result.matches.length} assets match "${result.query}"`,

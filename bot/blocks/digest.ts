@@ -13,18 +13,23 @@ export function digestMessage(alerts: readonly AlertRecord[], resolved: readonly
   const counts = new Map<string, number>();
   for (const alert of alerts) counts.set(alert.severity, (counts.get(alert.severity) ?? 0) + 1);
   const summary = [...counts].map(([severity, n]) => `${n} ${severity}`).join(', ');
-  const parts = [alerts.length > 0 ? `${alerts.length} new alerts (${summary})` : '', resolved.length > 0 ? `${resolved.length} resolved` : '']
-    .filter(Boolean)
-    .join(', ');
+  const closed = alerts.filter((a) => a.status === 'Close').length + resolved.length;
+  const parts = [alerts.length > 0 ? `${plural(alerts.length, 'alert')} (${summary})` : '', closed > 0 ? `${closed} resolved` : ''].filter(Boolean).join(', ');
+  // Only resolutions, or every alert it lists closed since: nothing here is alarming any more.
+  const allClear = alerts.every((a) => a.status === 'Close');
   const lines = [...alerts.map((a) => alertLine(a, timeZone)), ...resolved.map((a) => alertLine(a, timeZone))];
   return {
     text: `Alert digest: ${parts}`,
     blocks: [
-      header(`:rotating_light: Alert digest: ${parts}`),
+      header(`${allClear ? ':white_check_mark:' : ':rotating_light:'} Alert digest: ${parts}`),
       ...sectionsOf(lines, MAX_SECTIONS),
-      context('Alerts are arriving faster than one message per second, so they are listed together. Closes are posted in this thread.'),
+      context('Alerts are arriving faster than one message per second, so they are listed together. Each line is updated here when its alert closes.'),
     ],
   };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** How many digest lines are sure to fit: seven lines of at most ALERT_LINE_MAX per section. */

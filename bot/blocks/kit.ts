@@ -35,8 +35,13 @@ export function divider(): Block {
   return { type: 'divider' };
 }
 
-export function button(text: string, actionId: string, value: string): types.Button {
-  return { type: 'button', text: { type: 'plain_text', text, emoji: true }, action_id: actionId, value };
+export function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): types.Button {
+  return { type: 'button', text: { type: 'plain_text', text: truncate(text, 75), emoji: true }, action_id: actionId, value: truncate(value, LIMITS.buttonValue), ...(style ? { style } : {}) };
+}
+
+/** A button that opens a page (Slack still sends an action, which the app acknowledges). */
+export function linkButton(text: string, actionId: string, url: string): types.Button {
+  return { type: 'button', text: { type: 'plain_text', text: truncate(text, 75), emoji: true }, action_id: actionId, url: url.slice(0, 3000) };
 }
 
 export function actions(...elements: types.Button[]): Block {

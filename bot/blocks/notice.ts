@@ -1,14 +1,15 @@
 import type { Notice } from '../alerts/sink';
-import { alertMessage, resolvedReply } from './alert';
+import { alertMessage, reminderReply, resolvedReply } from './alert';
 import { cbmDigestMessage, cbmMessage, cbmRecoveredReply } from './cbm';
 import { connectivityBackReply, connectivityMessage } from './connectivity';
 import { digestMessage } from './digest';
 import type { SlackMessage } from './kit';
+import { silenceSummaryMessage } from './silence';
 
 export function noticeMessage(notice: Notice, timeZone: string): SlackMessage {
   switch (notice.kind) {
     case 'alert':
-      return alertMessage(notice.alert, timeZone);
+      return alertMessage(notice.alert, timeZone, notice.related);
     case 'resolved_reply':
       return resolvedReply(notice.alert, timeZone);
     case 'digest':
@@ -23,5 +24,9 @@ export function noticeMessage(notice: Notice, timeZone: string): SlackMessage {
       return connectivityMessage(notice.outage, timeZone);
     case 'connectivity_back':
       return connectivityBackReply(notice.outage, notice.returned, timeZone);
+    case 'reminder':
+      return reminderReply(notice.alert, notice.level, notice.mentions, timeZone);
+    case 'silence_summary':
+      return silenceSummaryMessage(notice.summary, timeZone);
   }
 }

@@ -1,11 +1,12 @@
-import { assetStandingRefusal } from '../../shared/errors';
+import { assetStandingRefusal, DriveMonitoringApiError } from '../../shared/errors';
 import { Limiter } from '../../shared/core/limiter';
-import { explainLevelDenial, toLevel } from '../../shared/levels';
+import { explainLevelDenial, FEATURE_LABELS, toLevel } from '../../shared/levels';
 import { ceilToSecond } from '../../shared/time';
 import type { Feature } from '../../shared/spec';
 import { cbmKey, type AssetRef } from '../alerts/model';
 import { toCbmAlert } from '../alerts/engine';
 import type { BotLogger } from '../log';
+import type { OnCall } from '../oncall';
 import type { AssetDirectory } from '../platform/directory';
 import type { AssetListItem, DrivePlatform } from '../platform/types';
 import type { StateStore } from '../state/store';
@@ -13,7 +14,7 @@ import type { ConnectivityTracker } from '../connectivity/tracker';
 import { parseReportRequest } from '../reports/request';
 import type { ReportService } from '../reports/service';
 import type { TrendService } from '../charts/trend';
-import type { CbmSection, CommandResult } from './model';
+import type { AssetStatus, CbmSection, CommandResult } from './model';
 import { platformErrorText } from '../render/errors';
 
 const RANGE = /^(\d{1,4})(h|d)$/i;
@@ -35,9 +36,11 @@ export interface CommandDeps {
   now?: () => number;
   /** `trend` charts and the latest signal values of `status` (E16, E17). */
   trends?: TrendService;
+  /** Silences (mute, unmute, mutes) and their display in `status`. */
+  oncall?: OnCall;
 }
 
-/** Where a command was typed: reports and charts are posted there. */
+/** Where a command was typed (reports and charts are posted there) and who asked (Slack's user id, for the commands that act on their behalf). */
 export interface CommandContext {
   channel?: string;
   user?: string;
@@ -56,8 +59,16 @@ function listRef(a: AssetListItem): AssetRef {
   };
 }
 
-function isLevelDenied(error: unknown): boolean {
-  return assetStandingRefusal(error) === 'levelDenied';
+/** 102202: the function does not apply to this asset (CBM on another model, a PowerTrain). */
+function isUnsupportedAsset(error: unknown): boolean {
+  return error instanceof DriveMonitoringApiError && error.code === 102202;
+}
+
+function unsupportedSentence(why: 'expired' | 'cbmModel', name: string, feature: Feature): string {
+  if (why === 'expired') {
+    return `The subscription of ${name} has expired, so ${FEATURE_LABELS[feature].toLowerCase()} cannot be read. Ask your platform administrator to bind a new subscription code to it; its detail and open events still answer.`;
+  }
+  return `CBM (predicted maintenance of fan, capacitors and IGBT) covers ACS880 and ACS580 drives only, and ${name} is not one of them. Use \`status\` for its health conditions and events.`;
 }
 
 /**
@@ -94,6 +105,10 @@ export class CommandHandler {
           return await this.report(rest, context);
         case 'trend':
           return await this.trend(rest, context);
+        case 'mute':
+        case 'unmute':
+        case 'mutes':
+          return await this.silences(sub, words, context);
         default:
           return { kind: 'usage', command: this.deps.command, message: `"${sub}" is not a subcommand.` };
       }
@@ -126,11 +141,18 @@ export class CommandHandler {
     return explainLevelDenial(feature, await this.level(assetId));
   }
 
-  /** The call's answer, or the explanation of a 102403 in the asset's terms. */
+  /**
+   * The call's answer, or one plain sentence saying why this asset cannot answer and what to do:
+   * its level forbids the function (102403), its subscription expired (102205), or (CBM) it is
+   * not a model CBM covers (102202). Never an endpoint number or a raw code.
+   */
   private async orDenied<T>(call: Promise<T>, assetId: number, feature: Feature): Promise<T | { denied: string }> {
     return call.catch(async (error: unknown) => {
-      if (!isLevelDenied(error)) throw error;
-      return { denied: await this.explain(assetId, feature) };
+      const standing = assetStandingRefusal(error);
+      if (standing === 'levelDenied') return { denied: await this.explain(assetId, feature) };
+      if (standing === 'expired') return { denied: unsupportedSentence('expired', this.deps.directory.byId(assetId)?.name ?? `asset ${assetId}`, feature) };
+      if (feature === 'cbm' && isUnsupportedAsset(error)) return { denied: unsupportedSentence('cbmModel', this.deps.directory.byId(assetId)?.name ?? `asset ${assetId}`, feature) };
+      throw error;
     });
   }
 
@@ -141,14 +163,38 @@ export class CommandHandler {
     return { kind: 'units', units: units.map((u) => toCbmAlert(cbmKey(assetId, u.deviceUnitType), asset, u)) };
   }
 
+  private async silences(sub: string, words: string[], context: CommandContext): Promise<CommandResult> {
+    const oncall = this.deps.oncall;
+    if (!oncall) return { kind: 'refused', message: 'Silences are not available in this mode.' };
+    if (sub === 'mutes') return { kind: 'mutes', silences: oncall.mutes(), command: this.deps.command };
+    if (sub === 'unmute') return { kind: 'notice', message: await oncall.unmute(words, context.user) };
+    return { kind: 'notice', message: (await oncall.mute(words, context.user)).text };
+  }
+
+  private silencesOf(asset: AssetRef) {
+    return this.deps.oncall?.silencesFor(asset) ?? [];
+  }
+
   private async status(item: AssetListItem): Promise<CommandResult> {
+    if (item.assetType === 'PowerTrain') {
+      // The API refuses PowerTrains (S3): its drive and motor answer for it.
+      const members = item.subAssets ?? [];
+      const asset = listRef(item);
+      if (members.length === 0) return { kind: 'notice', message: `${asset.name} is a PowerTrain with no drive or motor listed yet: nothing to read.` };
+      const statuses = await Promise.all(members.map((m) => this.memberStatus(m)));
+      return { kind: 'powertrain', asset, members: statuses, silences: this.silencesOf(asset) };
+    }
+    return this.memberStatus(item);
+  }
+
+  private async memberStatus(item: AssetListItem): Promise<AssetStatus> {
     const { platform, directory } = this.deps;
     const end = ceilToSecond(new Date());
     const [detail, conditions, events, cbm, level, asset, signals] = await Promise.all([
       // Fresh, not the directory's cached detail: "latest data" must be now's.
       platform.assets.get({ id: item.id }),
       this.orDenied(platform.assetData.getConditions({ assetId: item.id }), item.id, 'healthConditions'),
-      platform.assetData.listEvents({ assetId: item.id, startTime: new Date(end.getTime() - 7 * 86_400_000), endTime: end }),
+      this.orDenied(platform.assetData.listEvents({ assetId: item.id, startTime: new Date(end.getTime() - 7 * 86_400_000), endTime: end }), item.id, 'eventHistory'),
       this.cbm(item.id),
       this.level(item.id),
       directory.ref(item.id),
@@ -163,10 +209,12 @@ export class CommandHandler {
       latestData: detail.latestDataReceived ?? undefined,
       level,
       conditions,
-      openEvents: events.filter((e) => e.eventStatus === 'Open'),
+      openEvents: 'denied' in events ? [] : events.filter((e) => e.eventStatus === 'Open'),
+      eventsDenied: 'denied' in events ? events.denied : undefined,
       cbm,
       link: this.deps.connectivity?.link(item.id),
       signals,
+      silences: this.silencesOf(asset),
     };
   }
 

@@ -2,6 +2,7 @@ import type { AssetRef, CbmAlert } from '../alerts/model';
 import type { AssetLink } from '../connectivity/tracker';
 import type { LatestValue } from '../charts/signals';
 import type { TrendAnswer } from '../charts/trend';
+import type { Silence } from '../oncall/state';
 import type { Condition, PlatformEvent } from '../platform/types';
 
 /** A CBM answer: the units, or why there are none. */
@@ -17,11 +18,15 @@ export interface AssetStatus {
   level?: string;
   conditions: Condition[] | { denied: string };
   openEvents: PlatformEvent[];
+  /** Why the events could not be read (expired subscription, level), as a sentence. */
+  eventsDenied?: string;
   cbm: CbmSection;
   /** Online/offline as the connectivity tracker knows it; absent when it is off or never saw the asset. */
   link?: AssetLink;
   /** Latest values of the main signals (E16/E17), or why there are none. */
   signals?: LatestValue[] | { denied: string };
+  /** Silences covering the asset now. */
+  silences?: Silence[];
 }
 
 /** What a command answers, before it is rendered to Block Kit or terminal text. */
@@ -50,4 +55,9 @@ export type CommandResult =
   | Extract<TrendAnswer, { kind: 'trend' }>
   /** A report was requested: the PDF follows in the thread of the message it posted (issue 16). */
   | { kind: 'report_started'; reportId: number; title: string; what: string; startDate: string; endDate: string; note?: string }
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; message: string }
+  /** A PowerTrain: the status of its drive and its motor (the API answers for those, not for it). */
+  | { kind: 'powertrain'; asset: AssetRef; members: AssetStatus[]; silences: Silence[] }
+  /** A sentence answering an on-call command (mute, unmute). */
+  | { kind: 'notice'; message: string }
+  | { kind: 'mutes'; silences: Silence[]; command: string };

@@ -50,6 +50,12 @@ const channel = z.string().regex(/^(#[a-z0-9_-]{1,80}|[CGD][A-Z0-9]{6,})$/, 'a c
 
 const idOrName = z.union([z.number().int().positive(), z.string().min(1)]);
 
+/** `30m`, `2h`, `90s`: how long before a reminder or an escalation. */
+const duration = z.string().regex(/^\s*(\d+\s*[smhd]\s*)+$/i, 'a duration such as 30m, 2h or 90s');
+
+/** Who a reminder mentions: Slack user ids (U…), user group ids (S…) or user group handles. */
+const mentions = z.array(z.string().min(1)).min(1);
+
 const route = z.strictObject({
   /** Organization id or name; absent matches any. */
   organization: idOrName.optional(),
@@ -62,6 +68,13 @@ const route = z.strictObject({
   channel,
   /** Keep matching later routes after this one (as Alertmanager's `continue`). */
   continue: z.boolean().default(false),
+  /** The route's on-call, mentioned by reminders: user ids, user group ids or handles. */
+  mention: mentions.optional(),
+  /** An open Fault nobody acknowledged is re-announced in its thread after this long. */
+  remindAfter: duration.optional(),
+  /** ...and escalated (mentioning `escalateMention`) after this long. */
+  escalateAfter: duration.optional(),
+  escalateMention: mentions.optional(),
 });
 
 export const botConfigSchema = z.strictObject({
@@ -153,6 +166,17 @@ export const botConfigSchema = z.strictObject({
         }),
     )
     .default([]),
+  /** Link buttons on alerts. `{assetId}`, `{serialNumber}` and `{code}` are filled in. */
+  links: z
+    .strictObject({
+      /** The platform's page of an asset, e.g. https://portal.example/assets/{assetId}. */
+      assetPage: z.string().url().optional(),
+      /** A runbook per event code; `default` for the others (may use `{code}`). */
+      runbooks: z.record(z.string(), z.string().url()).default({}),
+    })
+    .prefault({}),
+  /** How often silences, reminders and escalations are checked. */
+  oncall: z.strictObject({ checkIntervalSeconds: z.number().min(0.2).max(300).default(15) }).prefault({}),
   /** The SQLite file holding message ids, CBM statuses, watermarks and the outbox. */
   stateFile: z.string().min(1).default('drive-bot.sqlite'),
 });

@@ -12,11 +12,7 @@ export interface SilenceLine {
   by?: string;
 }
 
-/**
- * HOOK for the silence store (issue 12, item 2): when it exists, runtime passes a function that
- * lists the active silences, and the Home tab shows them. Until then the tab says silences are
- * not set up here.
- */
+/** The active silences (the on-call layer's); without it the tab says silences are not set up. */
 export type SilenceSource = () => SilenceLine[] | Promise<SilenceLine[]>;
 
 /** What the Home tab shows, read from the bot's own state (no platform call: it opens at once). */

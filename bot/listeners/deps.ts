@@ -2,6 +2,7 @@ import type { CommandHandler } from '../commands/handler';
 import type { BotConfig } from '../config/schema';
 import type { HomeService } from '../home/service';
 import type { BotLogger } from '../log';
+import type { OnCall } from '../oncall';
 
 /** What every listener needs. */
 export interface ListenerDeps {
@@ -10,4 +11,6 @@ export interface ListenerDeps {
   logger: BotLogger;
   /** The App Home's data; without it the Home tab is not published. */
   home?: HomeService;
+  /** Acknowledge and Mute buttons; without it they answer that the bot is not ready. */
+  oncall?: OnCall;
 }

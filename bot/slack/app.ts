@@ -1,4 +1,5 @@
 import { App, HTTPReceiver, LogLevel, type Logger } from '@slack/bolt';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { registerListeners, type ListenerDeps } from '../listeners';
 import type { BotLogger } from '../log';
@@ -29,6 +30,28 @@ function boltLogger(logger: BotLogger): Logger {
   };
 }
 
+/** Slack's replay window: a request timestamp more than 5 minutes from now either way is refused. */
+export const REQUEST_WINDOW_SECONDS = 5 * 60;
+
+/**
+ * Bolt refuses stale timestamps but accepts ones from the future; Slack asks for the window both
+ * ways, so a captured request cannot be replayed later by someone who forged its clock.
+ */
+function withTimestampWindow(receiver: HTTPReceiver, log: BotLogger): HTTPReceiver {
+  const listener = receiver.requestListener;
+  receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
+    const header = req.headers['x-slack-request-timestamp'];
+    const sent = Number(Array.isArray(header) ? header[0] : header);
+    if (header !== undefined && (!Number.isFinite(sent) || Math.abs(Date.now() / 1000 - sent) > REQUEST_WINDOW_SECONDS)) {
+      log.warn('slack: refused a request whose timestamp is more than 5 minutes from now (replayed or a wrong clock)');
+      res.writeHead(401).end();
+      return;
+    }
+    listener(req, res);
+  };
+  return receiver;
+}
+
 /**
  * The Bolt app: Socket Mode (outbound only, the default for plants) or HTTP with request
  * signatures checked by Bolt's receiver.
@@ -41,7 +64,7 @@ export function createSlackApp(options: SlackAppOptions): App {
       ? new App({ token: options.botToken, appToken: options.mode.appToken, socketMode: true, logger, clientOptions, installerOptions: { clientOptions } })
       : new App({
           token: options.botToken,
-          receiver: new HTTPReceiver({ signingSecret: options.mode.signingSecret, endpoints: '/slack/events', logger }),
+          receiver: withTimestampWindow(new HTTPReceiver({ signingSecret: options.mode.signingSecret, endpoints: '/slack/events', logger }), options.logger),
           logger,
           clientOptions,
         });

@@ -1,11 +1,25 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { AlertRecord, CbmAlert, OutboxItem } from '../alerts/model';
 
+/**
+ * A Slack call whose answer was not recorded: it may have reached Slack (a crash, a timeout), so
+ * the next attempt looks for it (by its metadata tag) before making it again. `ids` freezes the
+ * outbox calls a digest covers, so the retry is the same digest.
+ */
+export interface CallIntent {
+  step: string;
+  at: number;
+  ids?: number[];
+}
+
 export interface PendingCall {
   id: number;
   channel: string;
   item: OutboxItem;
   attempts: number;
+  /** The sub-steps of this call Slack already accepted, with what Slack answered. */
+  progress: Record<string, unknown>;
+  intent?: CallIntent;
 }
 
 export interface MessageRef {
@@ -32,7 +46,16 @@ CREATE TABLE IF NOT EXISTS outbox (
   id INTEGER PRIMARY KEY AUTOINCREMENT, channel TEXT NOT NULL, item TEXT NOT NULL,
   attempts INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0, last_error TEXT);
 CREATE INDEX IF NOT EXISTS outbox_channel ON outbox (channel, failed, id);
+CREATE TABLE IF NOT EXISTS channel_ids (channel TEXT PRIMARY KEY, channel_id TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS digests (
+  channel_id TEXT NOT NULL, ts TEXT NOT NULL, alert_keys TEXT NOT NULL, resolved_keys TEXT NOT NULL, PRIMARY KEY (channel_id, ts));
 `;
+
+/** Columns added after the first release: an older state file gets them on open. */
+const ADDED_COLUMNS: Array<[table: string, column: string, definition: string]> = [
+  ['outbox', 'progress', "TEXT NOT NULL DEFAULT '{}'"],
+  ['outbox', 'intent', 'TEXT'],
+];
 
 /**
  * The bot's memory (node:sqlite): where each alert was posted, the last CBM status of each unit,
@@ -47,6 +70,15 @@ export class StateStore {
     this.db = new DatabaseSync(file);
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
     this.db.exec(SCHEMA);
+    for (const [table, column, definition] of ADDED_COLUMNS) {
+      const columns = this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
+      if (!columns.some((c) => c.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+    }
+  }
+
+  /** Raw access for the on-call modules (bot/oncall), which keep their own tables. */
+  get database(): DatabaseSync {
+    return this.db;
   }
 
   close(): void {
@@ -146,9 +178,64 @@ export class StateStore {
 
   pending(channel: string, limit: number): PendingCall[] {
     const rows = this.db
-      .prepare('SELECT id, channel, item, attempts FROM outbox WHERE channel = ? AND failed = 0 ORDER BY id LIMIT ?')
-      .all(channel, limit) as Array<{ id: number; channel: string; item: string; attempts: number }>;
-    return rows.map((row) => ({ id: row.id, channel: row.channel, item: JSON.parse(row.item) as OutboxItem, attempts: row.attempts }));
+      .prepare('SELECT id, channel, item, attempts, progress, intent FROM outbox WHERE channel = ? AND failed = 0 ORDER BY id LIMIT ?')
+      .all(channel, limit) as Array<{ id: number; channel: string; item: string; attempts: number; progress: string; intent: string | null }>;
+    return rows.map((row) => ({
+      id: row.id,
+      channel: row.channel,
+      item: JSON.parse(row.item) as OutboxItem,
+      attempts: row.attempts,
+      progress: JSON.parse(row.progress) as Record<string, unknown>,
+      intent: row.intent ? (JSON.parse(row.intent) as CallIntent) : undefined,
+    }));
+  }
+
+  /** Written before a call that creates a message, so a crash during it is looked into, not repeated. */
+  setIntent(id: number, intent: CallIntent | undefined): void {
+    this.db.prepare('UPDATE outbox SET intent = ? WHERE id = ?').run(intent ? JSON.stringify(intent) : null, id);
+  }
+
+  /** Slack accepted this sub-step: recorded before the next call, so no retry repeats it. */
+  markStep(id: number, step: string, result: unknown): void {
+    this.transaction(() => {
+      const row = this.db.prepare('SELECT progress FROM outbox WHERE id = ?').get(id) as { progress: string } | undefined;
+      if (!row) return;
+      const progress = JSON.parse(row.progress) as Record<string, unknown>;
+      progress[step] = result ?? true;
+      this.db.prepare('UPDATE outbox SET progress = ?, intent = NULL WHERE id = ?').run(JSON.stringify(progress), id);
+    });
+  }
+
+  getChannelId(channel: string): string | undefined {
+    return (this.db.prepare('SELECT channel_id FROM channel_ids WHERE channel = ?').get(channel) as { channel_id: string } | undefined)?.channel_id;
+  }
+
+  putChannelId(channel: string, channelId: string): void {
+    this.db.prepare('INSERT OR REPLACE INTO channel_ids (channel, channel_id) VALUES (?, ?)').run(channel, channelId);
+  }
+
+  /** The alerts (and resolutions) a digest message lists, so it can be re-rendered as they close. */
+  putDigest(channelId: string, ts: string, alertKeys: readonly string[], resolvedKeys: readonly string[]): void {
+    this.db.prepare('INSERT OR REPLACE INTO digests (channel_id, ts, alert_keys, resolved_keys) VALUES (?, ?, ?, ?)').run(channelId, ts, JSON.stringify(alertKeys), JSON.stringify(resolvedKeys));
+  }
+
+  getDigest(channelId: string, ts: string): { alertKeys: string[]; resolvedKeys: string[] } | undefined {
+    const row = this.db.prepare('SELECT alert_keys, resolved_keys FROM digests WHERE channel_id = ? AND ts = ?').get(channelId, ts) as
+      | { alert_keys: string; resolved_keys: string }
+      | undefined;
+    return row && { alertKeys: JSON.parse(row.alert_keys) as string[], resolvedKeys: JSON.parse(row.resolved_keys) as string[] };
+  }
+
+  /** Every alert shown in one message of its own (a drive and its motor may share one: inhibition). */
+  keysInMessage(channelId: string, ts: string): string[] {
+    return (this.db.prepare("SELECT event_key FROM event_messages WHERE channel_id = ? AND ts = ? AND via = 'message' ORDER BY rowid").all(channelId, ts) as Array<{ event_key: string }>).map(
+      (r) => r.event_key,
+    );
+  }
+
+  /** Where an alert was posted, in every channel. */
+  messagesOf(eventKey: string): MessageRef[] {
+    return this.db.prepare('SELECT channel, channel_id AS channelId, ts, via FROM event_messages WHERE event_key = ?').all(eventKey) as unknown as MessageRef[];
   }
 
   countPending(): number {

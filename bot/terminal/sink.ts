@@ -1,4 +1,5 @@
 import type { Notice, NoticeSink, Posted } from '../alerts/sink';
+import { ACK_ACTION, MUTE_ACTION } from '../blocks/alert';
 import { noticeMessage } from '../blocks/notice';
 import { messageToText } from '../render/text';
 
@@ -13,7 +14,9 @@ export class TerminalNoticeSink implements NoticeSink {
   ) {}
 
   private render(notice: Notice): string {
-    return messageToText(noticeMessage(notice, this.timeZone), (_action, value) => `[Details: ${this.command} status ${value}]`);
+    return messageToText(noticeMessage(notice, this.timeZone), (action, value) =>
+      action === ACK_ACTION ? '[Acknowledge: in Slack]' : action === MUTE_ACTION ? `[Mute: ${this.command} mute ${value.split(',')[0]} 2h]` : `[Details: ${this.command} status ${value}]`,
+    );
   }
 
   async post(channel: string, notice: Notice, threadTs?: string): Promise<Posted> {

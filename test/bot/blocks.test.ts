@@ -1,6 +1,7 @@
 import type { AlertRecord } from '../../bot/alerts/model';
 import { routeAlert } from '../../bot/alerts/routing';
-import { alertMessage } from '../../bot/blocks/alert';
+import { alertMessage, reminderReply } from '../../bot/blocks/alert';
+import { silenceSummaryMessage } from '../../bot/blocks/silence';
 import { cbmMessage } from '../../bot/blocks/cbm';
 import { DIGEST_MAX_LINES, digestMessage } from '../../bot/blocks/digest';
 import { parseConfig } from '../../bot/config/load';
@@ -77,4 +78,22 @@ test('Slack tokens and bearer tokens are redacted from log lines', () => {
   expect(line).not.toContain(app);
   expect(line).not.toContain('abc.def.ghi');
   expect(line).toContain('[redacted]');
+});
+
+test('on-call messages stay within Block Kit limits: PowerTrain pair, reminder, a silence summary of 2,000 alerts', () => {
+  const pt = { ...asset, powerTrain: { id: 99, name: 'Pump 3' } };
+  const pair = alertMessage({ ...alert(1), asset: pt, ack: { userId: 'U0ALICE', at: 0, previous: [{ userId: 'U0BOB', at: 0 }] } }, '+08:00', [{ ...alert(2, 'x'.repeat(5000)), asset: { ...pt, id: 8 } }]);
+  expect(blockKitProblems(pair.text, pair.blocks)).toEqual([]);
+  expect(pair.text).toContain('PowerTrain Pump 3');
+  const ids = (pair.blocks as Array<{ elements?: Array<{ action_id?: string }> }>).flatMap((b) => b.elements ?? []).map((e) => e.action_id).filter(Boolean);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(JSON.stringify(pair.blocks)).toContain('took over from <@U0BOB>');
+  const reminder = reminderReply(alert(3), 'escalate', ['S0ONCALL', 'U0BOSS'], 'UTC');
+  expect(blockKitProblems(reminder.text, reminder.blocks)).toEqual([]);
+  expect(reminder.text).toMatch(/^<!subteam\^S0ONCALL> <@U0BOSS> /);
+  const many = Array.from({ length: 2000 }, (_, i) => ({ ...alert(i, 'y'.repeat(400)), status: i % 2 ? ('Close' as const) : ('Open' as const) }));
+  const summary = silenceSummaryMessage({ scope: 'group Pumps', from: 0, until: 7_200_000, alerts: many }, 'UTC');
+  expect(blockKitProblems(summary.text, summary.blocks)).toEqual([]);
+  expect(summary.text).toContain('2000 alerts during it, 1000 still open');
+  expect(JSON.stringify(summary.blocks)).toMatch(/…and \d+ more/);
 });

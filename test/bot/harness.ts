@@ -1,3 +1,6 @@
+import type { App } from '@slack/bolt';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parseConfig } from '../../bot/config/load';
 import type { PushSettings } from '../../bot/alerts/sources/push';
 import type { BotLogger } from '../../bot/log';
@@ -5,6 +8,7 @@ import { createPlatformClient } from '../../bot/platform/client';
 import { ensurePushUser } from '../../bot/platform/push-user';
 import { type Bot, startBot } from '../../bot/runtime';
 import { createMessageClient, SlackMessageSink } from '../../bot/slack/messages';
+import { createSlackApp } from '../../bot/slack/app';
 import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
 import { capturingLogger, tempStateFile } from './helpers';
@@ -39,6 +43,8 @@ export interface BotUnderTest {
   digestIntervalMs?: number;
   /** The bot's clock for connectivity and report schedules (e.g. the simulator's). */
   now?: () => number;
+  /** Warn about routes to unknown names instead of refusing to start (`--lenient`). */
+  lenient?: boolean;
 }
 
 /** The whole bot as `npm start` assembles it with Slack tokens, its Web API at the local server. */
@@ -58,7 +64,17 @@ export function startTestBot(options: BotUnderTest): Promise<Bot> {
     digestIntervalMs: options.digestIntervalMs,
     now: options.now,
     messages: new SlackMessageSink(createMessageClient(options.botToken, options.slackApiUrl)),
+    lenient: options.lenient,
   });
+}
+
+/** The bot and its Bolt app in HTTP mode (signed requests), as `npm start` wires them with Slack tokens. */
+export async function startBotWithApp(options: BotUnderTest & { signingSecret: string }): Promise<{ bot: Bot; app: App; url: string }> {
+  const bot = await startTestBot(options);
+  const config = parseConfig(options.config ?? {});
+  const app = createSlackApp({ botToken: options.botToken, mode: { kind: 'http', signingSecret: options.signingSecret }, slackApiUrl: options.slackApiUrl, commands: bot.commands, config, logger: options.logger, oncall: bot.oncall });
+  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
+  return { bot, app, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events` };
 }
 
 /** A drive whose level allows CBM, so CBM changes are visible to the bot. */

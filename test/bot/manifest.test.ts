@@ -24,11 +24,20 @@ test('the manifest asks for exactly the scopes the code uses, and declares the d
     [/chat\.postMessage\(/.test(code), 'chat:write.public'],
     // Reports and charts are uploaded with files.uploadV2.
     [/files\.uploadV2\(/.test(code), 'files:write'],
+    // A post whose answer was lost is looked for in history (public and private channels).
+    [/conversations\.(history|replies)\(/.test(code), 'channels:history'],
+    [/conversations\.(history|replies)\(/.test(code), 'groups:history'],
+    // History needs ids; a #name route is looked up.
+    [/conversations\.list\(/.test(code), 'channels:read'],
+    [/conversations\.list\(/.test(code), 'groups:read'],
+    // Reminders mention user groups named by handle.
+    [/usergroups\.list\(/.test(code), 'usergroups:read'],
   ];
   const used = needs.filter(([yes]) => yes).map(([, scope]) => scope).sort();
   expect(manifest.oauth_config.scopes.bot.sort()).toEqual(used);
-  expect(/client\.(conversations|users|reactions|channels)\./.test(code)).toBe(false);
+  expect(/client\.(users|reactions|channels)\./.test(code)).toBe(false);
   expect(/client\.files\.(?!uploadV2\()/.test(code)).toBe(false);
+  expect(code.match(/client\.conversations\.\w+/g)?.sort()).toEqual(['client.conversations.history', 'client.conversations.list', 'client.conversations.replies']);
   expect(manifest.features.slash_commands.map((c: { command: string }) => c.command)).toEqual([parseConfig({}).command]);
   expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_mention', 'app_home_opened']);
   // The Home tab is published on app_home_opened (views.publish needs no scope of its own).

@@ -21,6 +21,8 @@ export interface StoredMessage {
   blocks: unknown[];
   threadTs?: string;
   updates: number;
+  /** Slack message metadata given with the post (chat.postMessage `metadata`). */
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
   /** Files shared with the message (files.completeUploadExternal). */
   files?: UploadedFile[];
 }
@@ -60,6 +62,8 @@ export interface SlackServerOptions {
   latencyMs?: number;
   /** Socket Mode: the app-level token apps.connections.open takes, and the WebSocket URL it hands out. */
   socketMode?: { appToken: string; url: string };
+  /** User groups `usergroups.list` answers with. */
+  usergroups?: Array<{ id: string; handle: string; name: string }>;
 }
 
 const LIMITS = { blocks: 50, sectionText: 3000, field: 2000, fields: 10, header: 150 };
@@ -95,7 +99,7 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   const raw = Buffer.concat(chunks).toString('utf8');
   if ((req.headers['content-type'] ?? '').includes('application/json')) return raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
   const form: Record<string, unknown> = Object.fromEntries(new URLSearchParams(raw));
-  for (const key of ['blocks', 'attachments']) {
+  for (const key of ['blocks', 'attachments', 'metadata']) {
     if (typeof form[key] === 'string') form[key] = JSON.parse(form[key] as string);
   }
   return form;
@@ -117,7 +121,19 @@ export class SlackApiServer {
   private readonly server: Server;
   private readonly lastPosts = new Map<string, number[]>();
   private seq = 0;
+  private readonly forced = new Map<string, number>();
+  private readonly names = new Map<string, string>();
   url = '';
+
+  /** The next `count` calls of `method` are answered 429 (Retry-After 1 s), whatever the rate. */
+  rateLimitNext(method: string, count: number): void {
+    this.forced.set(method, (this.forced.get(method) ?? 0) + count);
+  }
+
+  /** Calls Slack accepted (status 200, ok), by method. */
+  accepted(method: string): RecordedCall[] {
+    return this.calls.filter((c) => c.method === method && c.ok);
+  }
 
   constructor(private readonly options: SlackServerOptions) {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -217,6 +233,11 @@ export class SlackApiServer {
   }
 
   private answer(method: string, body: Record<string, unknown>): Record<string, unknown> | { retryAfter: number } {
+    const forced = this.forced.get(method) ?? 0;
+    if (forced > 0) {
+      this.forced.set(method, forced - 1);
+      return { retryAfter: 1 };
+    }
     switch (method) {
       case 'auth.test':
         return { ok: true, url: 'https://example.slack.com/', team: 'Plant', user: 'drive-bot', team_id: 'T0001', user_id: 'U0BOT', bot_id: 'B0BOT' };
@@ -238,7 +259,9 @@ export class SlackApiServer {
         this.lastPosts.set(channel, recent);
         const ts = `${Math.floor(now / 1000)}.${String(++this.seq).padStart(6, '0')}`;
         const threadTs = typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : undefined;
-        const message: StoredMessage = { channel, ts, text: String(body.text ?? ''), blocks: (body.blocks as unknown[]) ?? [], threadTs, updates: 0 };
+        const metadata = body.metadata as StoredMessage['metadata'];
+        if (String(body.channel).startsWith('#')) this.names.set(channel, String(body.channel).slice(1));
+        const message: StoredMessage = { channel, ts, text: String(body.text ?? ''), blocks: (body.blocks as unknown[]) ?? [], threadTs, updates: 0, metadata };
         this.messages.set(`${channel}/${ts}`, message);
         return { ok: true, channel, ts, message: { text: message.text, ts } };
       }
@@ -253,6 +276,7 @@ export class SlackApiServer {
         }
         message.text = String(body.text ?? '');
         message.blocks = (body.blocks as unknown[]) ?? [];
+        if (body.metadata !== undefined) message.metadata = body.metadata as StoredMessage['metadata'];
         message.updates++;
         return { ok: true, channel, ts: message.ts };
       }
@@ -294,6 +318,26 @@ export class SlackApiServer {
         this.homeViews.set(body.user_id, { type: view.type, blocks: view.blocks, publishedAt: Date.now() });
         return { ok: true, view: { id: `V${String(++this.seq).padStart(9, '0')}`, type: 'home' } };
       }
+      case 'conversations.history':
+      case 'conversations.replies': {
+        // As Slack: ids only (a #name is channel_not_found), newest first, metadata on request.
+        const channel = String(body.channel ?? '');
+        if (!/^[CGD][A-Z0-9]{6,}$/.test(channel)) return { ok: false, error: 'channel_not_found' };
+        const oldest = Number(body.oldest ?? 0);
+        const withMetadata = body.include_all_metadata === true || body.include_all_metadata === 'true';
+        const all = this.posts()
+          .filter((m) => m.channel === channel && (method === 'conversations.history' ? !m.threadTs && Number(m.ts) >= oldest : m.ts === body.ts || m.threadTs === body.ts))
+          .sort((a, b) => (method === 'conversations.history' ? Number(b.ts) - Number(a.ts) : Number(a.ts) - Number(b.ts)));
+        const from = Number(body.cursor ?? 0) || 0;
+        const limit = Math.min(Number(body.limit ?? 100) || 100, 1000);
+        const page = all.slice(from, from + limit).map((m) => ({ type: 'message', ts: m.ts, text: m.text, thread_ts: m.threadTs, ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}) }));
+        const next = from + limit < all.length ? String(from + limit) : '';
+        return { ok: true, messages: page, has_more: next !== '', response_metadata: { next_cursor: next } };
+      }
+      case 'conversations.list':
+        return { ok: true, channels: [...this.names].map(([id, name]) => ({ id, name, is_channel: true })), response_metadata: { next_cursor: '' } };
+      case 'usergroups.list':
+        return { ok: true, usergroups: (this.options.usergroups ?? []).map((g) => ({ id: g.id, handle: g.handle, name: g.name })) };
       case 'chat.postEphemeral':
         return { ok: true, message_ts: `${Math.floor(Date.now() / 1000)}.${String(++this.seq).padStart(6, '0')}` };
       default:

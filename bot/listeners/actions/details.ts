@@ -7,7 +7,8 @@ import type { ListenerDeps } from '../deps';
 
 /** The "Details" button of an alert: the asset's status, as `/drive status` shows it, to the clicker. */
 export function registerDetailsAction(app: App, { commands, config, logger }: ListenerDeps): void {
-  app.action<BlockButtonAction>(DETAILS_ACTION, async ({ ack, body, action, respond }) => {
+  // One Details button per asset in a message: `asset_details`, `asset_details:<n>`.
+  app.action<BlockButtonAction>(new RegExp(`^${DETAILS_ACTION}(:\\d+)?$`), async ({ ack, body, action, respond }) => {
     await ack();
     const refused = refusal(config.allow, { channel: body.channel?.id, user: body.user.id });
     const message = refused ? { text: refused, blocks: undefined } : commandMessage(await commands.handle(`status ${action.value ?? ''}`), config.timeZone);

@@ -1,0 +1,34 @@
+import type { App, BlockButtonAction } from '@slack/bolt';
+import { ACK_ACTION, MUTE_ACTION, splitValue } from '../../blocks/alert';
+import { errorText } from '../../log';
+import { refusal } from '../access';
+import type { ListenerDeps } from '../deps';
+
+/**
+ * Acknowledge / Take over and Mute 2 h on an alert. The choice is persisted and the message is
+ * updated through the outbox (so it survives a crash); the clicker gets a sentence back.
+ */
+export function registerOnCallActions(app: App, { config, logger, oncall }: ListenerDeps): void {
+  const reply = async (respond: (m: object) => Promise<unknown>, text: string, what: string) =>
+    respond({ response_type: 'ephemeral', replace_original: false, text }).catch((error: unknown) => logger.error(`slack: answer to ${what} not delivered (${errorText(error)})`));
+
+  app.action<BlockButtonAction>(ACK_ACTION, async ({ ack, body, action, respond }) => {
+    await ack();
+    const refused = refusal(config.allow, { channel: body.channel?.id, user: body.user.id });
+    const text = refused ?? (oncall ? oncall.acknowledge(splitValue(action.value), body.user.id) : 'The bot is still starting; try again in a moment.');
+    await reply(respond, text, 'Acknowledge');
+  });
+
+  app.action<BlockButtonAction>(MUTE_ACTION, async ({ ack, body, action, respond }) => {
+    await ack();
+    const refused = refusal(config.allow, { channel: body.channel?.id, user: body.user.id });
+    const ids = splitValue(action.value).map(Number).filter(Number.isInteger);
+    const text = refused ?? (oncall ? oncall.muteAssets(ids, body.user.id) : 'The bot is still starting; try again in a moment.');
+    await reply(respond, text, 'Mute 2 h');
+  });
+
+  // Link buttons open their page in the browser; Slack still sends an action to acknowledge.
+  app.action(/^link:\d+$/, async ({ ack }) => {
+    await ack();
+  });
+}
