@@ -207,11 +207,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       untrackOutbox();
       await reportSchedule?.close();
       reports?.close();
-      connectivity?.close();
       clearInterval(oncallTimer);
       await Promise.allSettled(push.map((r) => r.close()));
       await poll?.close();
       await connectivityPoll?.close();
+      // After its sources: an observation arriving while they close must not outlive the store.
+      connectivity?.close();
       await dispatcher.stop();
       store.close();
     },

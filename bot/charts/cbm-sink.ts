@@ -10,8 +10,8 @@ import { renderKpiChart } from './render';
  */
 export function withKpiCharts(sink: NoticeSink, files: MessageSink, logger: BotLogger): NoticeSink {
   return {
-    async post(channel: string, notice: Notice, threadTs?: string): Promise<Posted> {
-      const posted = await sink.post(channel, notice, threadTs);
+    async post(channel: string, notice: Notice, threadTs?: string, tag?: string): Promise<Posted> {
+      const posted = await sink.post(channel, notice, threadTs, tag);
       if (notice.kind === 'cbm' && notice.cbm.kpis.length > 0) {
         const { cbm } = notice;
         try {
@@ -29,5 +29,7 @@ export function withKpiCharts(sink: NoticeSink, files: MessageSink, logger: BotL
       return posted;
     },
     update: (channelId, ts, notice) => sink.update(channelId, ts, notice),
+    // The wrapped sink's tag and lookup are what keep posts exactly once (assumption B12).
+    ...(sink.find ? { find: sink.find.bind(sink) } : {}),
   };
 }

@@ -9,7 +9,8 @@ import type { Bot } from '../../bot/runtime';
 import { ceilToSecond } from '../../shared/time';
 import type { Simulator } from '../../simulator';
 import { fakeSlackToken, waitFor } from './helpers';
-import { cbmDrive, credentialsOf, startTestBot, useFixture } from './harness';
+import { cbmDrive, credentialsOf, startTestBot } from './harness';
+import { useFixture } from './use-fixture';
 import type { SlackApiServer, UploadedFile } from './slack-server';
 
 // Signals and charts (issue 12, item 8): `/drive trend` posts a PNG drawn by chart.js with one

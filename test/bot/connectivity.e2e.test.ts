@@ -1,7 +1,8 @@
 import type { Bot } from '../../bot/runtime';
 import type { Simulator } from '../../simulator';
 import { fakeSlackToken, waitFor } from './helpers';
-import { pushUserFor, type SimAsset, startTestBot, useFixture } from './harness';
+import { pushUserFor, type SimAsset, startTestBot } from './harness';
+import { useFixture } from './use-fixture';
 import type { SlackApiServer, StoredMessage } from './slack-server';
 
 // Connectivity (issue 16): a line's gateway with five drives goes offline and comes back. The bot

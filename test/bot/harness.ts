@@ -10,8 +10,7 @@ import { type Bot, startBot } from '../../bot/runtime';
 import { createMessageClient, SlackMessageSink } from '../../bot/slack/messages';
 import { createSlackApp } from '../../bot/slack/app';
 import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
-import { capturingLogger, tempStateFile } from './helpers';
+import type { Simulator } from '../../simulator';
 import { SlackApiServer, type StoredMessage } from './slack-server';
 
 export type SimAsset = ReturnType<Simulator['fleet']['assets']>[number];
@@ -97,17 +96,6 @@ export interface Fixture {
   state: { file: string; cleanup(): void };
   logger: BotLogger;
   lines: string[];
-}
-
-/** A simulator and a Slack-compatible server for the enclosing describe block, all stopped after it. */
-export function useFixture(botToken: string, simulatorOptions: SimulatorOptions = {}): Fixture {
-  const fixture = { state: tempStateFile(), ...capturingLogger() } as Fixture;
-  beforeAll(async () => {
-    fixture.sim = await startSimulator(simulatorOptions);
-    fixture.slack = await new SlackApiServer({ token: botToken }).start();
-  });
-  afterAll(() => shutdown(fixture));
-  return fixture;
 }
 
 /** Stops what a test file started, in order, whatever of it did start. */

@@ -6,7 +6,8 @@ import type { Bot } from '../../bot/runtime';
 import { createSlackApp } from '../../bot/slack/app';
 import type { Simulator } from '../../simulator';
 import { fakeSlackToken, postToSlackApp, waitFor } from './helpers';
-import { cbmDrive, startTestBot, useFixture } from './harness';
+import { cbmDrive, startTestBot } from './harness';
+import { useFixture } from './use-fixture';
 import type { SlackApiServer } from './slack-server';
 
 // App Home (issue 12, item 9): opening the Home tab publishes the fleet at a glance, fresh.
@@ -51,7 +52,7 @@ async function openHome(user: string): Promise<string> {
 test('the Home tab shows open faults by group, CBM units Yellow or Red and offline assets, and refreshes when opened', async () => {
   const empty = await openHome('U0ALICE');
   expect(empty).toContain('No open fault.');
-  expect(empty).toContain('Silences are not set up');
+  expect(empty).toContain('No silence is active.');
 
   const drive = cbmDrive(sim);
   const detail = await bot.directory.detail(drive.id);
@@ -63,8 +64,12 @@ test('the Home tab shows open faults by group, CBM units Yellow or Red and offli
   sim.control.setGatewayOnline(other.id, false);
   sim.clock.advance(15 * 60_000);
   await bot.connectivityPoll?.pollOnce();
+  // A maintenance window set by command is listed with its reason.
+  await bot.commands.handle(`mute ${other.serialNumber} 2h gateway swap`, { user: 'U0ALICE' });
 
   const home = await openHome('U0ALICE');
+  expect(home).toContain('gateway swap');
+  expect(home).not.toContain('No silence is active.');
   expect(home).toContain(`*${detail.assetGroup}*: 1 open fault`);
   expect(home).toContain(drive.serialNumber);
   expect(home).toContain('*Fan* of');

@@ -6,7 +6,8 @@ import type { Bot } from '../../bot/runtime';
 import { createSlackApp } from '../../bot/slack/app';
 import type { Simulator } from '../../simulator';
 import { fakeSlackToken, postToSlackApp, slashCommandBody, waitFor } from './helpers';
-import { pushUserFor, type SimAsset, startTestBot, useFixture } from './harness';
+import { pushUserFor, type SimAsset, startTestBot } from './harness';
+import { useFixture } from './use-fixture';
 import type { SlackApiServer, StoredMessage, UploadedFile } from './slack-server';
 
 // Reports in Slack (issue 16): asked for by command or by schedule, followed by the AssetReport
