@@ -1,11 +1,23 @@
 // AMQP 1.0 adapter (rhea): SASL PLAIN with the data-subscription user, one receiver link on the
-// address, manual settlement (accept after the handler, release with delivery-failed otherwise).
+// user's queue, manual settlement (accepted after the handler, released otherwise).
 import { create_container, type Connection, type ConnectionOptions, type EventContext } from 'rhea';
 import type { AdapterDelivery, AdapterSession, AdapterSettings, PushAdapter } from './adapter';
-import { PushAuthError, PushError, PushStreamEndedError, redactUrl } from './errors';
+import { explainAmqpCondition, type BrokerCondition } from './broker-errors';
+import { PushAuthError, PushError, redactUrl } from './errors';
+import { keepOutcomesApart } from './rhea-dispositions';
 
-/** Link or connection conditions after which reconnecting cannot succeed. */
-const ENDED_CONDITIONS = new Set(['amqp:resource-deleted', 'amqp:not-found', 'amqp:unauthorized-access', 'amqp:not-allowed']);
+/**
+ * The source address of the user's queue when no template is set, from the broker's open frame:
+ * RabbitMQ 3.x reads an existing queue only as `/amq/queue/{name}` (a bare name means "declare
+ * it", refused to a read-only user), RabbitMQ 4.x as `/queues/{name}`; the simulator, ActiveMQ
+ * Artemis and Qpid take the bare name (assumption P2).
+ */
+export function defaultAmqpAddress(topic: string, serverProperties: Record<string, unknown> | undefined): string {
+  const product = String(serverProperties?.product ?? '');
+  if (!/rabbitmq/i.test(product)) return topic;
+  const major = Number(/^(\d+)/.exec(String(serverProperties?.version ?? ''))?.[1] ?? 3);
+  return major >= 4 ? `/queues/${encodeURIComponent(topic)}` : `/amq/queue/${topic}`;
+}
 
 export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
   const safeUrl = redactUrl(settings.url.toString());
@@ -18,6 +30,7 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
         const ended = new Promise<PushError | undefined>((r) => (endedResolve = r));
         let lastError: PushError | undefined;
         let closing = false;
+        let address = settings.address ?? settings.topic;
 
         const fail = (error: PushError): void => {
           lastError ??= error;
@@ -26,9 +39,11 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
           // rhea only half-closes after a refused login; the socket must not outlive the attempt.
           destroySocket(connection);
         };
+        const explain = (where: 'connection' | 'session' | 'link', error: BrokerCondition | undefined): PushError =>
+          explainAmqpCondition(error, { where, url: safeUrl, userName: settings.userName, address });
 
         const timer = setTimeout(() => {
-          fail(new PushError(`AMQP broker ${safeUrl} did not open the link within ${settings.connectTimeoutMs} ms`, false));
+          fail(new PushError(`the AMQP broker ${safeUrl} did not open the link to "${address}" within ${settings.connectTimeoutMs} ms: check the Broker URL and that the broker is running`, false));
           connection.close();
           destroySocket(connection);
         }, settings.connectTimeoutMs);
@@ -46,23 +61,26 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
           idle_time_out: 60_000,
         } as ConnectionOptions);
 
+        // Errors of every level: the broker says why in the connection's, the session's (RabbitMQ
+        // refuses an attach by ending the session) or the link's error.
         connection.on('connection_error', (context: EventContext) => {
-          const error = (context.error ?? context.connection.error) as { condition?: string; description?: string } | undefined;
-          if (error?.condition === 'amqp:unauthorized-access') {
-            fail(new PushAuthError(settings.userName, safeUrl, opened ? error.description : 'SASL PLAIN refused'));
+          const error = (context.error ?? context.connection.error) as BrokerCondition | undefined;
+          if (!opened && error?.condition === 'amqp:unauthorized-access' && !connection.is_open()) {
+            fail(new PushAuthError(settings.userName, safeUrl, 'SASL PLAIN refused'));
           } else {
-            fail(classify(error, safeUrl));
+            fail(explain('connection', error));
           }
         });
-        connection.on('receiver_error', (context: EventContext) => {
-          fail(classify((context.receiver?.error ?? context.error) as { condition?: string; description?: string } | undefined, safeUrl));
-        });
-        connection.on('receiver_close', () => {
-          // The broker closed the link (E29 or a removed address): the connection goes with it.
-          if (!closing) connection.close();
-        });
+        connection.on('session_error', (context: EventContext) => fail(explain('session', context.session?.error as BrokerCondition | undefined)));
+        connection.on('receiver_error', (context: EventContext) => fail(explain('link', (context.receiver?.error ?? context.error) as BrokerCondition | undefined)));
+        const endWithConnection = (): void => {
+          // The broker ended the link or session (E29, a deleted queue): the connection goes with it.
+          if (!closing && connection.is_open()) connection.close();
+        };
+        connection.on('receiver_close', endWithConnection);
+        connection.on('session_close', endWithConnection);
         connection.on('protocol_error', (context: EventContext) => fail(new PushError(`AMQP protocol error from ${safeUrl}: ${String(context.error)}`, false)));
-        connection.on('error', (context: EventContext) => fail(new PushError(`AMQP error from ${safeUrl}: ${String(context.error)}`, false)));
+        connection.on('error', (context: EventContext) => fail(explain('connection', context.error as BrokerCondition | undefined)));
         // rhea says 'disconnected' only for a socket lost while open; a close by either side ends
         // with 'connection_close'. Either way the session is over.
         let finished = false;
@@ -71,21 +89,24 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
           finished = true;
           clearTimeout(timer);
           if (!lastError && !closing) {
-            fail(new PushError(`AMQP connection to ${safeUrl} lost${cause ? `: ${cause.code ?? cause.message}` : ''}`, false));
+            fail(new PushError(`the AMQP connection to ${safeUrl} was lost${cause ? ` (${cause.code ?? cause.message})` : ''}; reconnecting`, false));
           }
-          if (!opened) reject(lastError ?? new PushError(`AMQP connection to ${safeUrl} closed before the link opened`, false));
+          if (!opened) reject(lastError ?? new PushError(`the AMQP connection to ${safeUrl} closed before the link to "${address}" opened`, false));
           destroySocket(connection);
           endedResolve(closing ? undefined : lastError);
         };
         connection.on('disconnected', (context: EventContext) => finish((context as { error?: { message?: string; code?: string } }).error));
         connection.on('connection_close', () => finish());
 
-        const receiver = connection.open_receiver({
-          source: { address: settings.address },
-          autoaccept: false,
-          credit_window: settings.prefetch,
+        // The link opens once the broker said who it is: its open frame picks the address form.
+        connection.once('connection_open', (context: EventContext) => {
+          if (settings.address === undefined) address = defaultAmqpAddress(settings.topic, context.connection.properties as Record<string, unknown> | undefined);
+          const receiver = context.connection.open_receiver({ source: { address }, autoaccept: false, credit_window: settings.prefetch });
+          keepOutcomesApart(receiver);
+          receiver.on('receiver_open', () => onOpen());
+          receiver.on('message', (messageContext: EventContext) => onMessage(messageContext));
         });
-        receiver.on('receiver_open', () => {
+        const onOpen = (): void => {
           clearTimeout(timer);
           opened = true;
           resolve({
@@ -100,11 +121,11 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
               endedResolve(undefined);
             },
           });
-        });
+        };
         const settle = (send: () => void): void => {
           if (!finished) send();
         };
-        receiver.on('message', (context: EventContext) => {
+        const onMessage = (context: EventContext): void => {
           const { message, delivery } = context;
           if (!message || !delivery) return;
           const properties = (message.application_properties ?? {}) as Record<string, unknown>;
@@ -117,19 +138,15 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
             // Settling after the connection ended would write to a dead socket and re-arm rhea's
             // timers; the broker redelivers what was not settled anyway.
             accept: () => settle(() => delivery.accept()),
-            release: () => settle(() => delivery.modified({ delivery_failed: true, undeliverable_here: false })),
+            // `released`, the outcome every broker takes (RabbitMQ 3.x ends the session for
+            // `modified`): back to the queue, delivered again.
+            release: () => settle(() => delivery.release()),
             reject: (reason) => settle(() => delivery.reject({ condition: 'amqp:decode-error', description: reason })),
           };
           onDelivery(item);
-        });
+        };
       }),
   };
-}
-
-function classify(error: { condition?: string; description?: string } | undefined, safeUrl: string): PushError {
-  const condition = error?.condition ?? 'unknown';
-  const text = `AMQP broker ${safeUrl} closed the stream: ${condition}${error?.description ? ` (${error.description})` : ''}`;
-  return ENDED_CONDITIONS.has(condition) ? new PushStreamEndedError(text) : new PushError(text, false);
 }
 
 type RheaInternals = { socket?: { destroy(): void }; heartbeat_in?: NodeJS.Timeout; heartbeat_out?: NodeJS.Timeout; abort_idle?: NodeJS.Timeout };

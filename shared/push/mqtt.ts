@@ -2,10 +2,12 @@
 // (clean: false, stable client id). PUBACK is sent only once the handler is done: mqtt.js sends it
 // when handleMessage calls back. A failed handler withholds the PUBACK and drops the connection,
 // so the broker delivers the message again on the next session (MQTT has no negative ack).
+// mqtt.js hands messages over one at a time (the next waits for the previous PUBACK), so MQTT
+// handles one message at a time whatever the prefetch.
 import mqtt from 'mqtt';
 import type { ErrorWithReasonCode, IPublishPacket, MqttClient } from 'mqtt';
 import type { AdapterSession, AdapterSettings, PushAdapter } from './adapter';
-import { PushAuthError, PushError, redactUrl } from './errors';
+import { PushAuthError, PushError, PushStreamEndedError, redactUrl } from './errors';
 
 /** CONNACK return codes 4 (bad user name or password) and 5 (not authorized). */
 const REFUSED_LOGIN = new Set([4, 5, 134, 135]);
@@ -13,12 +15,14 @@ const REFUSED_LOGIN = new Set([4, 5, 134, 135]);
 export function createMqttAdapter(settings: AdapterSettings): PushAdapter {
   const safeUrl = redactUrl(settings.url.toString());
   const brokerUrl = `${settings.url.protocol}//${settings.url.host}`;
+  const address = settings.address ?? `dm/${settings.topic}/#`;
   return {
     connect: (onDelivery) =>
       new Promise<AdapterSession>((resolve, reject) => {
         let endedResolve!: (error: PushError | undefined) => void;
         const ended = new Promise<PushError | undefined>((r) => (endedResolve = r));
         let subscribed = false;
+        let dropOnceSubscribed = false;
         let closing = false;
         let lastError: PushError | undefined;
 
@@ -58,19 +62,22 @@ export function createMqttAdapter(settings: AdapterSettings): PushAdapter {
             reject: once(() => done()),
             release: once(() => {
               lastError ??= new PushError(`MQTT session to ${safeUrl} dropped so that an unhandled message is redelivered`, false);
-              client.stream.destroy();
+              // A broker resends stored messages before it confirms the subscription (Mosquitto
+              // does): a failure then is no failed connect, so the drop waits for the SUBACK and
+              // the reconnect backoff does not grow.
+              if (subscribed) client.stream.destroy();
+              else dropOnceSubscribed = true;
             }),
           });
         };
 
         client.on('connect', () => {
-          client.subscribe(settings.address, { qos: 1 }, (error, granted) => {
+          client.subscribe(address, { qos: 1 }, (error, granted) => {
             const refused = granted?.find((g) => g.qos === 128);
             if (error || refused) {
               fail(
-                new PushError(
-                  `MQTT broker ${safeUrl} refused the subscription to "${settings.address}"${error ? `: ${error.message}` : ''}; check the topic and the address template`,
-                  true,
+                new PushStreamEndedError(
+                  `the broker refused the subscription to "${address}" for the data-subscription user "${settings.userName}": check the Topic in the credential, or ask the platform operator to grant this user read permission on it (${safeUrl}${error ? `: ${error.message}` : ''})`,
                 ),
               );
               return;
@@ -84,6 +91,7 @@ export function createMqttAdapter(settings: AdapterSettings): PushAdapter {
                   client.end(false, {}, () => done());
                 }),
             });
+            if (dropOnceSubscribed) client.stream.destroy();
           });
         });
         client.on('error', (error: Error | ErrorWithReasonCode) => {
