@@ -71,7 +71,9 @@ export function createMqttAdapter(settings: AdapterSettings): PushAdapter {
           });
         };
 
+        let subscribing = false;
         client.on('connect', () => {
+          subscribing = true;
           client.subscribe(address, { qos: 1 }, (error, granted) => {
             const refused = granted?.find((g) => g.qos === 128);
             if (error || refused) {
@@ -104,7 +106,16 @@ export function createMqttAdapter(settings: AdapterSettings): PushAdapter {
         });
         client.on('close', () => {
           if (!subscribed) {
-            fail(lastError ?? new PushError(`MQTT connection to ${safeUrl} closed before the subscription`, false));
+            // RabbitMQ's MQTT plugin answers a SUBSCRIBE it may not serve (no permission on its
+            // subscription queue or amq.topic) by closing the connection, without a SUBACK.
+            fail(
+              lastError ??
+                (subscribing
+                  ? new PushStreamEndedError(
+                      `the broker closed the connection when the data-subscription user "${settings.userName}" subscribed to "${address}": ask the platform operator to grant this user permission to subscribe (RabbitMQ: configure, write and read on its mqtt-subscription queue, read on amq.topic) (${safeUrl})`,
+                    )
+                  : new PushError(`the MQTT connection to ${safeUrl} closed before the broker accepted the login; retrying`, false)),
+            );
           }
           client.end(true);
           endedResolve(closing ? undefined : (lastError ?? new PushError(`MQTT connection to ${safeUrl} lost`, false)));
