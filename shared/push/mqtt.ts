@@ -22,7 +22,17 @@ export function createMqttAdapter(settings: AdapterSettings): PushAdapter {
         let endedResolve!: (error: PushError | undefined) => void;
         const ended = new Promise<PushError | undefined>((r) => (endedResolve = r));
         let subscribed = false;
-        let dropOnceSubscribed = false;
+        const resolveSession = (): void => {
+          subscribed = true;
+          resolve({
+            ended,
+            close: () =>
+              new Promise<void>((done) => {
+                closing = true;
+                client.end(false, {}, () => done());
+              }),
+          });
+        };
         let closing = false;
         let lastError: PushError | undefined;
 
@@ -62,11 +72,12 @@ export function createMqttAdapter(settings: AdapterSettings): PushAdapter {
             reject: once(() => done()),
             release: once(() => {
               lastError ??= new PushError(`MQTT session to ${safeUrl} dropped so that an unhandled message is redelivered`, false);
-              // A broker resends stored messages before it confirms the subscription (Mosquitto
-              // does): a failure then is no failed connect, so the drop waits for the SUBACK and
-              // the reconnect backoff does not grow.
-              if (subscribed) client.stream.destroy();
-              else dropOnceSubscribed = true;
+              // A broker resends a persistent session's messages before it confirms the
+              // subscription (Mosquitto does): the connection was made (CONNACK), so a failure
+              // then is no failed connect and the reconnect backoff does not grow. mqtt.js reads
+              // nothing more until this message is settled, so the SUBACK cannot be waited for.
+              if (!subscribed) resolveSession();
+              client.stream.destroy();
             }),
           });
         };
@@ -84,16 +95,7 @@ export function createMqttAdapter(settings: AdapterSettings): PushAdapter {
               );
               return;
             }
-            subscribed = true;
-            resolve({
-              ended,
-              close: () =>
-                new Promise<void>((done) => {
-                  closing = true;
-                  client.end(false, {}, () => done());
-                }),
-            });
-            if (dropOnceSubscribed) client.stream.destroy();
+            resolveSession();
           });
         });
         client.on('error', (error: Error | ErrorWithReasonCode) => {

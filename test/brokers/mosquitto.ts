@@ -2,7 +2,7 @@
 // password file and an ACL, run as the current user, stopped after the suite.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePorts, waitForPort } from './ports';
@@ -34,6 +34,8 @@ export async function startMosquitto(): Promise<Mosquitto> {
   writeFileSync(
     join(dir, 'mosquitto.conf'),
     [
+      // Started as root, Mosquitto would switch to user "mosquitto", who cannot read this directory.
+      `user ${userInfo().username}`,
       `listener ${port} 127.0.0.1`,
       'allow_anonymous false',
       `password_file ${passwords}`,
