@@ -1,5 +1,6 @@
 // A private Mosquitto 2.0 for one test suite: its own config with one listener on 127.0.0.1, a
 // password file and an ACL, run as the current user, stopped after the suite.
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions -- a test starts its own broker: running it is the point; this is not node code */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';

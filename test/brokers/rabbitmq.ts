@@ -1,6 +1,7 @@
 // A private RabbitMQ (Debian's rabbitmq-server 3.x) for one test suite: its own node name, Mnesia
 // directory, config, enabled plugins (AMQP 1.0 and MQTT), Erlang cookie and epmd port, listening
 // on free ports of 127.0.0.1 only, run as the current user and stopped after the suite.
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions -- a test starts its own broker: running it is the point; this is not node code */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,7 +72,7 @@ export async function startRabbitMq(): Promise<RabbitMq> {
 
   let server: ChildProcess | undefined;
   const boot = async (): Promise<void> => {
-    server = spawn(`${BIN}/rabbitmq-server`, [], { env, stdio: 'ignore', detached: true });
+    server = spawn(`${BIN}/rabbitmq-server`, [], { env, stdio: 'ignore' });
     await ctl('wait', '--timeout', '120', env.RABBITMQ_PID_FILE!);
     await waitForPort(amqpPort, 'RabbitMQ AMQP');
     await waitForPort(mqttPort, 'RabbitMQ MQTT');
