@@ -35,6 +35,7 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
         const fail = (error: PushError): void => {
           lastError ??= error;
           if (opened) return;
+          clearTimeout(timer);
           reject(error);
           // rhea only half-closes after a refused login; the socket must not outlive the attempt.
           destroySocket(connection);
@@ -103,7 +104,11 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
           if (settings.address === undefined) address = defaultAmqpAddress(settings.topic, context.connection.properties as Record<string, unknown> | undefined);
           const receiver = context.connection.open_receiver({ source: { address }, autoaccept: false, credit_window: settings.prefetch });
           keepOutcomesApart(receiver);
-          receiver.on('receiver_open', () => onOpen());
+          // A broker refuses a link by attaching it without a source and detaching it with the
+          // error (the simulator does; RabbitMQ ends the session): that is no open link.
+          receiver.on('receiver_open', () => {
+            if ((receiver as unknown as { remote?: { attach?: { source?: unknown } } }).remote?.attach?.source) onOpen();
+          });
           receiver.on('message', (messageContext: EventContext) => onMessage(messageContext));
         });
         const onOpen = (): void => {
@@ -115,7 +120,10 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
               closing = true;
               if (connection.is_open()) {
                 connection.close();
-                await Promise.race([ended, delay(2000)]);
+                // The broker's close answer, or 2 s; the wait must not outlive it.
+                let wait: NodeJS.Timeout | undefined;
+                await Promise.race([ended, new Promise<void>((resolve) => (wait = setTimeout(resolve, 2000)))]);
+                clearTimeout(wait);
               }
               destroySocket(connection);
               endedResolve(undefined);
@@ -165,8 +173,4 @@ function destroySocket(connection: Connection): void {
   clearTimers();
   // Called from inside rhea's frame handler, rhea re-arms heartbeat_in after the handler returns.
   setImmediate(clearTimers);
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { createPushReceiver, PushAuthError, PushStreamEndedError, type PushEnd, type PushMessage, type PushReceiver } from '../../shared/push';
 import { waitFor } from '../push/platform';
-import { burstWithFailures, sameTickSettlement, type Target } from '../push/scenarios';
+import { burstWithFailures, failsLeavingNoTimer, sameTickSettlement, type Target } from '../push/scenarios';
+import { freePorts } from './ports';
 import { eventEnvelope, publishAmqp, publishMqtt } from './publish';
 import { startRabbitMq, type RabbitMq } from './rabbitmq';
 
@@ -81,14 +82,14 @@ describe('AMQP 1.0', () => {
 
   test('a wrong password ends with the credentials sentence and no secret', async () => {
     const user = await amqpUser();
-    const error = await receiverFor('amqp', { ...user, password: 'not-the-password' }).start(() => undefined).catch((e: unknown) => e);
+    const error = await failsLeavingNoTimer(() => receiverFor('amqp', { ...user, password: 'not-the-password' }).start(() => undefined));
     expect(error).toBeInstanceOf(PushAuthError);
     expect((error as Error).message).not.toContain('not-the-password');
   });
 
   test('without read permission: a terminal error that says to ask for it', async () => {
     const user = await amqpUser(false);
-    const error = await receiverFor('amqp', user).start(() => undefined).catch((e: unknown) => e);
+    const error = await failsLeavingNoTimer(() => receiverFor('amqp', user).start(() => undefined));
     expect(error).toBeInstanceOf(PushStreamEndedError);
     expect((error as Error).message).toContain(`the broker refused access to queue "/amq/queue/${user.topic}" for the data-subscription user "${user.userName}": ask the platform operator to grant this user read permission`);
     expect((error as Error).message).not.toContain(user.password);
@@ -147,14 +148,21 @@ describe('MQTT', () => {
 
   test('a wrong password ends with the credentials sentence', async () => {
     const user = await mqttUser();
-    const error = await receiverFor('mqtt', { ...user, password: 'not-the-password' }).start(() => undefined).catch((e: unknown) => e);
+    const error = await failsLeavingNoTimer(() => receiverFor('mqtt', { ...user, password: 'not-the-password' }).start(() => undefined));
     expect(error).toBeInstanceOf(PushAuthError);
   });
 
   test('without permissions: a terminal error, not a retry loop', async () => {
     const user = await mqttUser(false);
-    const error = await receiverFor('mqtt', user).start(() => undefined).catch((e: unknown) => e);
+    const error = await failsLeavingNoTimer(() => receiverFor('mqtt', user).start(() => undefined));
     expect((error as { terminal?: boolean }).terminal).toBe(true);
     expect((error as Error).message).toMatch(/refused|permission/);
   });
+});
+
+test.each(['amqp', 'mqtt'] as const)('%s: nothing listening: a transient error, and no timer left behind', async (protocol) => {
+  const [port] = await freePorts(1);
+  const receiver = createPushReceiver({ url: `${protocol}://127.0.0.1:${port}`, userName: 'dm-nobody', password: 'pw', topic: 'q-none' });
+  const error = await failsLeavingNoTimer(() => receiver.start(() => undefined));
+  expect((error as { terminal?: boolean }).terminal).toBe(false);
 });

@@ -1,5 +1,6 @@
 // Delivery checks shared by the simulator's brokers and the real ones (test/brokers): the same
 // scenario, given a receiver factory and a way to publish event ids to the user's queue.
+import { createHook } from 'node:async_hooks';
 import type { PushMessage, PushReceiver } from '../../shared/push';
 import { waitFor } from './platform';
 
@@ -64,4 +65,31 @@ export async function burstWithFailures(target: Target, count: number, extra: ob
 
 function settleDown(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+/**
+ * Runs a first connection that must fail and checks that no timer it made is still pending (one
+ * left behind kept the process, and jest, up for the whole connect timeout). Only meaningful with
+ * the broker in another process: an in-process broker's own timers would be counted too.
+ */
+export async function failsLeavingNoTimer(start: () => Promise<unknown>): Promise<unknown> {
+  const pending = new Set<number>();
+  const hook = createHook({
+    init: (id, type) => void (type === 'Timeout' && pending.add(id)),
+    destroy: (id) => void pending.delete(id),
+  });
+  hook.enable();
+  let error: unknown;
+  try {
+    error = await start().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    hook.disable();
+  }
+  expect(error).toBeInstanceOf(Error);
+  expect(pending.size).toBe(0);
+  return error;
 }
