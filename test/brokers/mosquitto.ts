@@ -19,6 +19,8 @@ export interface Mosquitto {
   adminPassword: string;
   /** A user allowed to read `readPattern` (an ACL topic pattern), or nothing. */
   addUser(name: string, password: string, readPattern?: string): Promise<void>;
+  /** Stopped (SIGTERM: the session store is saved) and started again on the same port. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -43,13 +45,26 @@ export async function startMosquitto(): Promise<Mosquitto> {
       `acl_file ${acl}`,
       `max_queued_messages ${MAX_QUEUED_MESSAGES}`,
       'max_inflight_messages 20',
-      'persistence false',
+      // Sessions and queued messages survive a restart (P5).
+      'persistence true',
+      `persistence_location ${dir}/`,
+      'autosave_interval 1',
       'log_dest none',
       '',
     ].join('\n'),
   );
-  const server: ChildProcess = spawn('/usr/sbin/mosquitto', ['-c', join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
-  await waitForPort(port, 'Mosquitto');
+  let server!: ChildProcess;
+  const boot = async (): Promise<void> => {
+    server = spawn('/usr/sbin/mosquitto', ['-c', join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
+    await waitForPort(port, 'Mosquitto');
+  };
+  const halt = async (): Promise<void> => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  };
+  await boot();
   return {
     url: `mqtt://127.0.0.1:${port}`,
     adminUser,
@@ -60,11 +75,12 @@ export async function startMosquitto(): Promise<Mosquitto> {
       server.kill('SIGHUP');
       await new Promise((r) => setTimeout(r, 300));
     },
+    restart: async () => {
+      await halt();
+      await boot();
+    },
     stop: async () => {
-      if (server.exitCode === null) {
-        server.kill('SIGTERM');
-        await new Promise((resolve) => server.once('exit', resolve));
-      }
+      await halt();
       rmSync(dir, { recursive: true, force: true });
     },
   };
