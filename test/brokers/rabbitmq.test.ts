@@ -116,7 +116,7 @@ describe('AMQP 1.0', () => {
     const end = ended(receiver);
     await receiver.start(() => undefined);
     await broker.ctl('delete_user', user.userName);
-    await broker.ctl('close_all_user_connections', user.userName, 'user deleted').catch(() => broker.ctl('close_all_connections', 'user deleted'));
+    await broker.ctl('close_all_user_connections', user.userName, 'user deleted');
     const { error } = await end;
     expect(error).toBeInstanceOf(PushAuthError);
   });
@@ -144,6 +144,17 @@ describe('MQTT', () => {
     await probe.start(() => undefined);
     await probe.close();
     await burstWithFailures(target('mqtt', user), 10_000);
+  });
+
+  test('the user deleted while consuming ends the receiver (its connection closed, its login refused)', async () => {
+    const user = await mqttUser();
+    const receiver = receiverFor('mqtt', user);
+    const end = ended(receiver);
+    await receiver.start(() => undefined);
+    await broker.ctl('delete_user', user.userName);
+    await broker.ctl('close_all_user_connections', user.userName, 'user deleted');
+    const { error } = await end;
+    expect(error).toBeInstanceOf(PushAuthError);
   });
 
   test('a wrong password ends with the credentials sentence', async () => {
