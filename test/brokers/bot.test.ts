@@ -15,8 +15,8 @@ import { StateStore } from '../../bot/state/store';
 import type { PushReceiver } from '../../shared/push';
 import { startTestPlatform, waitFor, type TestPlatform } from '../push/platform';
 import { startMosquitto, type Mosquitto } from './mosquitto';
-import { eventEnvelope, publishAmqp, publishMqtt } from './publish';
 import { startRabbitMq, type RabbitMq } from './rabbitmq';
+import { provision, type BrokerKind, type BrokerTarget } from './targets';
 
 jest.setTimeout(300_000);
 
@@ -40,41 +40,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 }, 120_000);
 
-type Broker = 'simulator-amqp' | 'simulator-mqtt' | 'rabbitmq-amqp' | 'rabbitmq-mqtt' | 'mosquitto';
-interface Setup {
-  settings: { url: string; userName: string; password: string; topic: string };
-  publish(ids: number[]): Promise<void>;
-}
-
-async function setup(broker: Broker): Promise<Setup> {
-  const id = randomUUID().slice(0, 8);
-  const user = { userName: `dm-${id}`, password: `pw-${randomUUID()}`, topic: `q-${id}` };
-  const envelopes = (ids: number[]) => ids.map((n) => eventEnvelope(34, ASSET, n));
-  if (broker === 'simulator-amqp' || broker === 'simulator-mqtt') {
-    const simUser = platform.createUser(34, [1]);
-    return {
-      settings: { url: platform.channel.urls[broker === 'simulator-amqp' ? 'amqp' : 'mqtt'], ...simUser },
-      publish: async (ids) => {
-        for (let i = 0; i < ids.length; i += 200) {
-          for (const n of ids.slice(i, i + 200)) platform.raiseEvent(34, ASSET, n);
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-      },
-    };
-  }
-  if (broker === 'rabbitmq-amqp') {
-    await rabbit.declareQueue(user.topic);
-    await rabbit.addUser(user.userName, user.password, { configure: '^$', write: '^$', read: `^${user.topic}$` });
-    return { settings: { url: rabbit.amqpUrl, ...user }, publish: (ids) => publishAmqp(rabbit.amqpUrl, rabbit.adminUser, rabbit.adminPassword, `/amq/queue/${user.topic}`, envelopes(ids)) };
-  }
-  if (broker === 'rabbitmq-mqtt') {
-    const own = `^mqtt-subscription-dm-${user.userName}qos[01]$`;
-    await rabbit.addUser(user.userName, user.password, { configure: own, write: own, read: `^(amq\\.topic|mqtt-subscription-dm-${user.userName}qos[01])$` });
-    return { settings: { url: rabbit.mqttUrl, ...user }, publish: (ids) => publishMqtt(rabbit.mqttUrl, rabbit.adminUser, rabbit.adminPassword, user.topic, envelopes(ids)) };
-  }
-  await mosquitto.addUser(user.userName, user.password, `dm/${user.topic}/#`);
-  return { settings: { url: mosquitto.url, ...user }, publish: (ids) => publishMqtt(mosquitto.url, mosquitto.adminUser, mosquitto.adminPassword, user.topic, envelopes(ids)) };
-}
+const setup = (broker: BrokerKind): Promise<BrokerTarget> => provision({ rabbit, mosquitto, platform }, broker, { orgId: 34, assetId: ASSET });
 
 interface Bot {
   store: StateStore;
@@ -83,7 +49,7 @@ interface Bot {
   failedOnce: Set<number>;
 }
 
-async function startBot(settings: Setup['settings']): Promise<Bot> {
+async function startBot(settings: BrokerTarget['settings']): Promise<Bot> {
   const store = new StateStore(join(dir, `${randomUUID()}.db`));
   cleanup.push(() => store.close());
   const failedOnce = new Set<number>();

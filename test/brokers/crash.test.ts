@@ -3,13 +3,12 @@
 // built receiver (test/brokers/consumer.js).
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions -- the consumer process is what this test kills; this is not node code */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createPushReceiver, type PushMessage, type PushReceiver } from '../../shared/push';
 import { startTestPlatform, waitFor, type TestPlatform } from '../push/platform';
 import { startMosquitto, type Mosquitto } from './mosquitto';
-import { eventEnvelope, publishAmqp, publishMqtt } from './publish';
 import { startRabbitMq, type RabbitMq } from './rabbitmq';
+import { provision, type BrokerKind, type BrokerTarget } from './targets';
 
 jest.setTimeout(300_000);
 
@@ -28,47 +27,10 @@ afterAll(async () => {
   await Promise.all([rabbit?.stop(), mosquitto?.stop(), platform?.close()]);
 }, 120_000);
 
-type Broker = 'simulator-amqp' | 'simulator-mqtt' | 'rabbitmq-amqp' | 'rabbitmq-mqtt' | 'mosquitto';
-interface Target {
-  settings: { url: string; userName: string; password: string; topic: string };
-  publish(ids: number[]): Promise<void>;
-}
-
-async function target(broker: Broker): Promise<Target> {
-  const id = randomUUID().slice(0, 8);
-  const user = { userName: `dm-${id}`, password: `pw-${randomUUID()}`, topic: `q-${id}` };
-  const envelopes = (ids: number[]) => ids.map((n) => eventEnvelope(35, 3500, n));
-  switch (broker) {
-    case 'simulator-amqp':
-    case 'simulator-mqtt': {
-      const simUser = platform.createUser(35, [1]);
-      return {
-        settings: { url: platform.channel.urls[broker === 'simulator-amqp' ? 'amqp' : 'mqtt'], ...simUser },
-        publish: async (ids) => {
-          for (let i = 0; i < ids.length; i += 200) {
-            for (const n of ids.slice(i, i + 200)) platform.raiseEvent(35, 3500, n);
-            await new Promise((resolve) => setImmediate(resolve));
-          }
-        },
-      };
-    }
-    case 'rabbitmq-amqp':
-      await rabbit.declareQueue(user.topic);
-      await rabbit.addUser(user.userName, user.password, { configure: '^$', write: '^$', read: `^${user.topic}$` });
-      return { settings: { url: rabbit.amqpUrl, ...user }, publish: (ids) => publishAmqp(rabbit.amqpUrl, rabbit.adminUser, rabbit.adminPassword, `/amq/queue/${user.topic}`, envelopes(ids)) };
-    case 'rabbitmq-mqtt': {
-      const own = `^mqtt-subscription-dm-${user.userName}qos[01]$`;
-      await rabbit.addUser(user.userName, user.password, { configure: own, write: own, read: `^(amq\\.topic|mqtt-subscription-dm-${user.userName}qos[01])$` });
-      return { settings: { url: rabbit.mqttUrl, ...user }, publish: (ids) => publishMqtt(rabbit.mqttUrl, rabbit.adminUser, rabbit.adminPassword, user.topic, envelopes(ids)) };
-    }
-    case 'mosquitto':
-      await mosquitto.addUser(user.userName, user.password, `dm/${user.topic}/#`);
-      return { settings: { url: mosquitto.url, ...user }, publish: (ids) => publishMqtt(mosquitto.url, mosquitto.adminUser, mosquitto.adminPassword, user.topic, envelopes(ids)) };
-  }
-}
+const target = (broker: BrokerKind): Promise<BrokerTarget> => provision({ rabbit, mosquitto, platform }, broker, { orgId: 35, assetId: 3500 });
 
 /** Starts test/brokers/consumer.js; `handled` collects the ids it reports. */
-async function consumerProcess(settings: Target['settings'], handled: number[]): Promise<ChildProcess> {
+async function consumerProcess(settings: BrokerTarget['settings'], handled: number[]): Promise<ChildProcess> {
   const child = spawn(process.execPath, [join(__dirname, 'consumer.js')], {
     env: { ...process.env, DM_URL: settings.url, DM_USER: settings.userName, DM_PASSWORD: settings.password, DM_TOPIC: settings.topic },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -96,7 +58,7 @@ async function consumerProcess(settings: Target['settings'], handled: number[]):
   return child;
 }
 
-const BROKERS: Broker[] = ['simulator-amqp', 'simulator-mqtt', 'rabbitmq-amqp', 'rabbitmq-mqtt', 'mosquitto'];
+const BROKERS: BrokerKind[] = ['simulator-amqp', 'simulator-mqtt', 'rabbitmq-amqp', 'rabbitmq-mqtt', 'mosquitto'];
 const COUNT = 2000;
 
 test.each(BROKERS)(`%s: kill -9 of the consumer mid-burst of ${COUNT}, then a new one: nothing lost`, async (broker) => {

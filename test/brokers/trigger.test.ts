@@ -3,14 +3,13 @@
 // acknowledge mode, Parallel Messages 1 and 10: nothing lost, a failed execution's message
 // redelivered when acknowledging on success. Bursts of 300 (3 failing) per combination keep the
 // 18 runs short; the receiver's own 10,000 bursts are in rabbitmq.test.ts and mosquitto.test.ts.
-import { randomUUID } from 'node:crypto';
 import type { IExecuteFunctions, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { N8nTestEngine } from '../helpers/n8n/engine';
 import { waitFor } from '../push/platform';
 import { activateTrigger, type ActiveTrigger } from '../push/n8n-trigger';
 import { startMosquitto, type Mosquitto } from './mosquitto';
-import { eventEnvelope, publishAmqp, publishMqtt } from './publish';
 import { startRabbitMq, type RabbitMq } from './rabbitmq';
+import { provision, type BrokerKind, type BrokerTarget, type Subscriber } from './targets';
 
 jest.setTimeout(300_000);
 
@@ -52,41 +51,12 @@ afterAll(async () => {
   await Promise.all([rabbit?.stop(), mosquitto?.stop()]);
 }, 120_000);
 
-type Broker = 'rabbitmq-amqp' | 'rabbitmq-mqtt' | 'mosquitto';
-interface Subscriber {
-  userName: string;
-  password: string;
-  topic: string;
-}
+type Broker = Exclude<BrokerKind, 'simulator-amqp' | 'simulator-mqtt'>;
 
-async function subscriber(broker: Broker): Promise<Subscriber> {
-  const id = randomUUID().slice(0, 8);
-  const user = { userName: `dm-${id}`, password: `pw-${randomUUID()}`, topic: `q-${id}` };
-  if (broker === 'rabbitmq-amqp') {
-    await rabbit.declareQueue(user.topic);
-    await rabbit.addUser(user.userName, user.password, { configure: '^$', write: '^$', read: `^${user.topic}$` });
-  } else if (broker === 'rabbitmq-mqtt') {
-    const own = `^mqtt-subscription-dm-${user.userName}qos[01]$`;
-    await rabbit.addUser(user.userName, user.password, { configure: own, write: own, read: `^(amq\\.topic|mqtt-subscription-dm-${user.userName}qos[01])$` });
-  } else {
-    await mosquitto.addUser(user.userName, user.password, `dm/${user.topic}/#`);
-  }
-  return user;
-}
+const provisioned = (broker: Broker): Promise<BrokerTarget> => provision({ rabbit, mosquitto }, broker, { orgId: 33, assetId: 3300 });
 
-function urlOf(broker: Broker): string {
-  return broker === 'rabbitmq-amqp' ? rabbit.amqpUrl : broker === 'rabbitmq-mqtt' ? rabbit.mqttUrl : mosquitto.url;
-}
-
-async function publish(broker: Broker, user: Subscriber, ids: number[]): Promise<void> {
-  const envelopes = ids.map((id) => eventEnvelope(33, 3300, id));
-  if (broker === 'rabbitmq-amqp') return publishAmqp(rabbit.amqpUrl, rabbit.adminUser, rabbit.adminPassword, `/amq/queue/${user.topic}`, envelopes);
-  if (broker === 'rabbitmq-mqtt') return publishMqtt(rabbit.mqttUrl, rabbit.adminUser, rabbit.adminPassword, user.topic, envelopes);
-  return publishMqtt(mosquitto.url, mosquitto.adminUser, mosquitto.adminPassword, user.topic, envelopes);
-}
-
-async function activate(broker: Broker, user: Subscriber, options: Record<string, unknown>): Promise<ActiveTrigger> {
-  engine.addCredential({ id: 'push', name: 'Push', type: 'driveMonitoringPushApi', data: { brokerUrl: urlOf(broker), ...user, addressTemplate: '' } });
+async function activate({ url, ...user }: Subscriber, options: Record<string, unknown>): Promise<ActiveTrigger> {
+  engine.addCredential({ id: 'push', name: 'Push', type: 'driveMonitoringPushApi', data: { brokerUrl: url, ...user, addressTemplate: '' } });
   const trigger = await activateTrigger(engine, { mode: 'push', dataTypes: ['AssetEvent'], options } as never, PUSH, { withFlaky: true });
   active.push(trigger);
   return trigger;
@@ -98,9 +68,9 @@ const combos = BROKERS.flatMap((broker) => MODES.flatMap((acknowledge) => [1, 10
 
 describe.each(combos)('%s, acknowledge %s, Parallel Messages %d', (broker, acknowledge, parallel) => {
   test(`a burst of ${COUNT}: every event emitted${acknowledge === 'executionFinishesSuccessfully' ? ', each failed execution run again' : ''}`, async () => {
-    const user = await subscriber(broker);
-    const trigger = await activate(broker, user, { acknowledge, parallelMessages: parallel });
-    await publish(broker, user, Array.from({ length: COUNT }, (_, i) => i + 1));
+    const target = await provisioned(broker);
+    const trigger = await activate(target.settings, { acknowledge, parallelMessages: parallel });
+    await target.publish(Array.from({ length: COUNT }, (_, i) => i + 1));
     const emittedIds = (): number[] => trigger.emitted.map((items) => Number(items[0].json.id));
     const failing = Array.from({ length: COUNT / 100 }, (_, i) => (i + 1) * 100);
     const redelivers = acknowledge === 'executionFinishesSuccessfully';
@@ -120,8 +90,8 @@ describe.each(combos)('%s, acknowledge %s, Parallel Messages %d', (broker, ackno
 });
 
 test('RabbitMQ: the queue deleted while the workflow is active reaches n8n as the explained, terminal error', async () => {
-  const user = await subscriber('rabbitmq-amqp');
-  const trigger = await activate('rabbitmq-amqp', user, {});
+  const { settings: user } = await provisioned('rabbitmq-amqp');
+  const trigger = await activate(user, {});
   await rabbit.ctl('delete_queue', user.topic);
   await waitFor(() => trigger.errors.length === 1, 'the trigger error', 60_000);
   expect(trigger.errors[0].message).toMatch(/queue "\/amq\/queue\/q-[0-9a-f]+"/);
@@ -130,8 +100,8 @@ test('RabbitMQ: the queue deleted while the workflow is active reaches n8n as th
 });
 
 test.each(['rabbitmq-amqp', 'mosquitto'] as const)('%s: a wrong password fails the activation with the credentials sentence', async (broker) => {
-  const user = await subscriber(broker);
-  const error = await activate(broker, { ...user, password: 'wrong-password' }, {}).catch((e: unknown) => e as Error);
+  const { settings: user } = await provisioned(broker);
+  const error = await activate({ ...user, password: 'wrong-password' }, {}).catch((e: unknown) => e as Error);
   expect((error as Error).message).toContain('credentials rejected: was the password reset or the user deleted?');
   expect((error as Error).message).not.toContain('wrong-password');
 });
