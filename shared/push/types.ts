@@ -57,7 +57,7 @@ export interface PushReceiverOptions {
   password: string;
   /** The user's Topic (E28). */
   topic: string;
-  /** `{topic}` and `{userName}` are replaced. Defaults: AMQP `{topic}`, MQTT `dm/{topic}/#` (assumption P2). */
+  /** `{topic}` and `{userName}` are replaced. Defaults: AMQP the broker's form of the queue (RabbitMQ 3 `/amq/queue/{topic}`, RabbitMQ 4 `/queues/{topic}`, others `{topic}`), MQTT `dm/{topic}/#` (assumption P2). */
   addressTemplate?: string;
   /** Only these types reach the handler; others are acknowledged and dropped. */
   dataTypes?: readonly PushDataType[];
