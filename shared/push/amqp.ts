@@ -102,12 +102,20 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
         // The link opens once the broker said who it is: its open frame picks the address form.
         connection.once('connection_open', (context: EventContext) => {
           if (settings.address === undefined) address = defaultAmqpAddress(settings.topic, context.connection.properties as Record<string, unknown> | undefined);
-          const receiver = context.connection.open_receiver({ source: { address }, autoaccept: false, credit_window: settings.prefetch });
+          // Credit by hand: rhea's credit_window tops up as messages arrive, not as they are
+          // settled, so it would not bound the handlers running at once. One credit back per
+          // settlement keeps at most `prefetch` unsettled.
+          const receiver = context.connection.open_receiver({ source: { address }, autoaccept: false, credit_window: 0 });
+          creditBack = () => {
+            if (receiver.is_open()) receiver.add_credit(1);
+          };
           keepOutcomesApart(receiver);
           // A broker refuses a link by attaching it without a source and detaching it with the
           // error (the simulator does; RabbitMQ ends the session): that is no open link.
           receiver.on('receiver_open', () => {
-            if ((receiver as unknown as { remote?: { attach?: { source?: unknown } } }).remote?.attach?.source) onOpen();
+            if (!(receiver as unknown as { remote?: { attach?: { source?: unknown } } }).remote?.attach?.source) return;
+            receiver.add_credit(settings.prefetch);
+            onOpen();
           });
           receiver.on('message', (messageContext: EventContext) => onMessage(messageContext));
         });
@@ -130,8 +138,11 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
             },
           });
         };
+        let creditBack = (): void => undefined;
         const settle = (send: () => void): void => {
-          if (!finished) send();
+          if (finished) return;
+          send();
+          creditBack();
         };
         const onMessage = (context: EventContext): void => {
           const { message, delivery } = context;

@@ -2,12 +2,12 @@
 // (clean: false, stable client id). PUBACK is sent only once the handler is done: mqtt.js sends it
 // when handleMessage calls back. A failed handler withholds the PUBACK and drops the connection,
 // so the broker delivers the message again on the next session (MQTT has no negative ack).
-// mqtt.js hands messages over one at a time (the next waits for the previous PUBACK), so MQTT
-// handles one message at a time whatever the prefetch.
+// Up to `prefetch` QoS 1 messages are handled at once (PubackWindow), each PUBACK after its handler.
 import mqtt from 'mqtt';
 import type { ErrorWithReasonCode, IPublishPacket, MqttClient } from 'mqtt';
 import type { AdapterSession, AdapterSettings, PushAdapter } from './adapter';
 import { PushAuthError, PushError, PushStreamEndedError, redactUrl } from './errors';
+import { PubackWindow } from './mqtt-window';
 
 /** CONNACK return codes 4 (bad user name or password) and 5 (not authorized). */
 const REFUSED_LOGIN = new Set([4, 5, 134, 135]);
@@ -57,6 +57,7 @@ export function createMqttAdapter(settings: AdapterSettings): PushAdapter {
           }
         };
 
+        const window = new PubackWindow(client, settings.prefetch);
         client.handleMessage = (packet: IPublishPacket, done) => {
           let settled = false;
           const once = (action: () => void) => () => {
@@ -64,13 +65,16 @@ export function createMqttAdapter(settings: AdapterSettings): PushAdapter {
             settled = true;
             action();
           };
+          // QoS 1: up to `prefetch` at once, each PUBACK after its handler; QoS 0 has none.
+          const slot = packet.qos === 1 && packet.messageId !== undefined ? window.admit(packet.messageId, () => done()) : { handled: () => done(), failed: () => undefined };
           const lastLevel = packet.topic.split('/').pop();
           onDelivery({
             body: packet.payload,
             hints: { dataType: lastLevel },
-            accept: once(() => done()),
-            reject: once(() => done()),
+            accept: once(() => slot.handled()),
+            reject: once(() => slot.handled()),
             release: once(() => {
+              slot.failed();
               lastError ??= new PushError(`MQTT session to ${safeUrl} dropped so that an unhandled message is redelivered`, false);
               // A broker resends a persistent session's messages before it confirms the
               // subscription (Mosquitto does): the connection was made (CONNACK), so a failure

@@ -65,7 +65,7 @@ export interface PushReceiverOptions {
   clientId?: string;
   /** MQTT clean: false (default true); a short-lived listener uses false so no session stays behind. */
   persistentSession?: boolean;
-  /** AMQP link credit: messages handled at once (default 10). MQTT handles one at a time. */
+  /** Messages handled at once, never more (default 10): AMQP link credit, MQTT QoS 1 PUBACKs held. */
   prefetch?: number;
   /** Message ids remembered for deduplication (default 10,000). */
   dedupSize?: number;

@@ -93,3 +93,25 @@ export async function failsLeavingNoTimer(start: () => Promise<unknown>): Promis
   expect(pending.size).toBe(0);
   return error;
 }
+
+/** `prefetch` handlers may run at once, never more; nothing lost. Returns the peak seen. */
+export async function handlesAtOnce(target: Target, prefetch: number, count = 60): Promise<number> {
+  let running = 0;
+  let peak = 0;
+  const handled = new Set<number>();
+  const receiver = target.receiver({ prefetch });
+  await receiver.start(async (message) => {
+    running++;
+    peak = Math.max(peak, running);
+    // Long enough for the next deliveries to arrive while this one runs.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    handled.add(eventId(message));
+    running--;
+  });
+  await target.publish(Array.from({ length: count }, (_, i) => i + 1));
+  await waitFor(() => handled.size >= count, `${count} messages handled`, 60_000);
+  await settleDown();
+  expect(handled.size).toBe(count);
+  expect(peak).toBeLessThanOrEqual(prefetch);
+  return peak;
+}

@@ -3,7 +3,7 @@
 import { create_container, type EventContext } from 'rhea';
 import { createPushReceiver, type PushReceiver } from '../../shared/push';
 import { startTestPlatform, waitFor, type TestPlatform } from './platform';
-import { burstWithFailures, sameTickSettlement, type Target } from './scenarios';
+import { burstWithFailures, handlesAtOnce, sameTickSettlement, type Target } from './scenarios';
 
 let platform: TestPlatform;
 const open: PushReceiver[] = [];
@@ -96,4 +96,15 @@ test('a queue limit drops the oldest messages beyond it (P5)', async () => {
     await Promise.all(open.splice(0).map((r) => r.close()));
     await limited.close();
   }
+});
+
+test.each([
+  ['amqp', 1],
+  ['amqp', 10],
+  ['mqtt', 1],
+  ['mqtt', 10],
+] as const)('%s with prefetch %d: that many handlers at once, never more', async (protocol, prefetch) => {
+  const peak = await handlesAtOnce(simulatorTarget(protocol, 46 + prefetch + (protocol === 'mqtt' ? 100 : 0)), prefetch);
+  if (prefetch === 1) expect(peak).toBe(1);
+  else expect(peak).toBeGreaterThan(1);
 });
