@@ -103,11 +103,14 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
         connection.once('connection_open', (context: EventContext) => {
           if (settings.address === undefined) address = defaultAmqpAddress(settings.topic, context.connection.properties as Record<string, unknown> | undefined);
           // Credit by hand: rhea's credit_window tops up as messages arrive, not as they are
-          // settled, so it would not bound the handlers running at once. One credit back per
-          // settlement keeps at most `prefetch` unsettled.
+          // settled, so it would not bound the handlers running at once. Credit is topped up to
+          // `prefetch` minus the unsettled, and only once all granted arrived (credit 0): then no
+          // transfer is in flight, and RabbitMQ 3.x, which reads a flow's credit as counted from
+          // what it has sent, cannot overshoot.
           const receiver = context.connection.open_receiver({ source: { address }, autoaccept: false, credit_window: 0 });
           creditBack = () => {
-            if (receiver.is_open()) receiver.add_credit(1);
+            const missing = settings.prefetch - unsettled;
+            if (receiver.is_open() && (receiver as unknown as { credit: number }).credit === 0 && missing > 0) receiver.add_credit(missing);
           };
           keepOutcomesApart(receiver);
           // A broker refuses a link by attaching it without a source and detaching it with the
@@ -139,14 +142,23 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
           });
         };
         let creditBack = (): void => undefined;
-        const settle = (send: () => void): void => {
+        let unsettled = 0;
+        const settleOnce = (send: () => void): void => {
           if (finished) return;
           send();
+          unsettled--;
           creditBack();
         };
         const onMessage = (context: EventContext): void => {
           const { message, delivery } = context;
           if (!message || !delivery) return;
+          unsettled++;
+          let done = false;
+          const settle = (send: () => void): void => {
+            if (done) return;
+            done = true;
+            settleOnce(send);
+          };
           const properties = (message.application_properties ?? {}) as Record<string, unknown>;
           const item: AdapterDelivery = {
             body: message.body,

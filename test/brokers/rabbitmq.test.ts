@@ -2,7 +2,7 @@
 // settings, no address template: nothing lost, every broker error explained.
 import { createPushReceiver, PushAuthError, PushStreamEndedError, type PushEnd, type PushMessage, type PushReceiver } from '../../shared/push';
 import { waitFor } from '../push/platform';
-import { burstWithFailures, failsLeavingNoTimer, sameTickSettlement, type Target } from '../push/scenarios';
+import { burstWithFailures, failsLeavingNoTimer, handlesAtOnce, sameTickSettlement, type Target } from '../push/scenarios';
 import { freePorts } from './ports';
 import { startRabbitMq, type RabbitMq } from './rabbitmq';
 import { provision, type BrokerTarget, type Subscriber } from './targets';
@@ -134,4 +134,21 @@ test.each(['rabbitmq-amqp', 'rabbitmq-mqtt'] as const)('%s: the user deleted whi
   await broker.ctl('close_all_user_connections', user.userName, 'user deleted');
   const { error } = await end;
   expect(error).toBeInstanceOf(PushAuthError);
+});
+
+test.each([
+  ['rabbitmq-amqp', 1],
+  ['rabbitmq-amqp', 10],
+  ['rabbitmq-mqtt', 1],
+  ['rabbitmq-mqtt', 10],
+] as const)('%s with prefetch %d: that many handlers at once, never more', async (kind, prefetch) => {
+  const target = await provisioned(kind);
+  if (kind === 'rabbitmq-mqtt') {
+    const probe = receiverFor(target.settings);
+    await probe.start(() => undefined);
+    await probe.close();
+  }
+  const peak = await handlesAtOnce(scenarioTarget(target), prefetch);
+  if (prefetch === 1) expect(peak).toBe(1);
+  else expect(peak).toBeGreaterThan(1);
 });
