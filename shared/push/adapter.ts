@@ -29,7 +29,10 @@ export interface AdapterSettings {
   url: URL;
   userName: string;
   password: string;
-  address: string;
+  /** The user's Topic (E28). */
+  topic: string;
+  /** The filled address template; undefined: the protocol's default for the broker (P2). */
+  address?: string;
   clientId: string;
   persistentSession: boolean;
   prefetch: number;

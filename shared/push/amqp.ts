@@ -1,11 +1,23 @@
 // AMQP 1.0 adapter (rhea): SASL PLAIN with the data-subscription user, one receiver link on the
-// address, manual settlement (accept after the handler, release with delivery-failed otherwise).
+// user's queue, manual settlement (accepted after the handler, released otherwise).
 import { create_container, type Connection, type ConnectionOptions, type EventContext } from 'rhea';
 import type { AdapterDelivery, AdapterSession, AdapterSettings, PushAdapter } from './adapter';
-import { PushAuthError, PushError, PushStreamEndedError, redactUrl } from './errors';
+import { explainAmqpCondition, type BrokerCondition } from './broker-errors';
+import { PushAuthError, PushError, redactUrl } from './errors';
+import { keepOutcomesApart } from './rhea-dispositions';
 
-/** Link or connection conditions after which reconnecting cannot succeed. */
-const ENDED_CONDITIONS = new Set(['amqp:resource-deleted', 'amqp:not-found', 'amqp:unauthorized-access', 'amqp:not-allowed']);
+/**
+ * The source address of the user's queue when no template is set, from the broker's open frame:
+ * RabbitMQ 3.x reads an existing queue only as `/amq/queue/{name}` (a bare name means "declare
+ * it", refused to a read-only user), RabbitMQ 4.x as `/queues/{name}`; the simulator, ActiveMQ
+ * Artemis and Qpid take the bare name (assumption P2).
+ */
+export function defaultAmqpAddress(topic: string, serverProperties: Record<string, unknown> | undefined): string {
+  const product = String(serverProperties?.product ?? '');
+  if (!/rabbitmq/i.test(product)) return topic;
+  const major = Number(/^(\d+)/.exec(String(serverProperties?.version ?? ''))?.[1] ?? 3);
+  return major >= 4 ? `/queues/${encodeURIComponent(topic)}` : `/amq/queue/${topic}`;
+}
 
 export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
   const safeUrl = redactUrl(settings.url.toString());
@@ -18,17 +30,21 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
         const ended = new Promise<PushError | undefined>((r) => (endedResolve = r));
         let lastError: PushError | undefined;
         let closing = false;
+        let address = settings.address ?? settings.topic;
 
         const fail = (error: PushError): void => {
           lastError ??= error;
           if (opened) return;
+          clearTimeout(timer);
           reject(error);
           // rhea only half-closes after a refused login; the socket must not outlive the attempt.
           destroySocket(connection);
         };
+        const explain = (where: 'connection' | 'session' | 'link', error: BrokerCondition | undefined): PushError =>
+          explainAmqpCondition(error, { where, url: safeUrl, userName: settings.userName, address });
 
         const timer = setTimeout(() => {
-          fail(new PushError(`AMQP broker ${safeUrl} did not open the link within ${settings.connectTimeoutMs} ms`, false));
+          fail(new PushError(`the AMQP broker ${safeUrl} did not open the link to "${address}" within ${settings.connectTimeoutMs} ms: check the Broker URL and that the broker is running`, false));
           connection.close();
           destroySocket(connection);
         }, settings.connectTimeoutMs);
@@ -46,23 +62,26 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
           idle_time_out: 60_000,
         } as ConnectionOptions);
 
+        // Errors of every level: the broker says why in the connection's, the session's (RabbitMQ
+        // refuses an attach by ending the session) or the link's error.
         connection.on('connection_error', (context: EventContext) => {
-          const error = (context.error ?? context.connection.error) as { condition?: string; description?: string } | undefined;
-          if (error?.condition === 'amqp:unauthorized-access') {
-            fail(new PushAuthError(settings.userName, safeUrl, opened ? error.description : 'SASL PLAIN refused'));
+          const error = (context.error ?? context.connection.error) as BrokerCondition | undefined;
+          if (!opened && error?.condition === 'amqp:unauthorized-access' && !connection.is_open()) {
+            fail(new PushAuthError(settings.userName, safeUrl, 'SASL PLAIN refused'));
           } else {
-            fail(classify(error, safeUrl));
+            fail(explain('connection', error));
           }
         });
-        connection.on('receiver_error', (context: EventContext) => {
-          fail(classify((context.receiver?.error ?? context.error) as { condition?: string; description?: string } | undefined, safeUrl));
-        });
-        connection.on('receiver_close', () => {
-          // The broker closed the link (E29 or a removed address): the connection goes with it.
-          if (!closing) connection.close();
-        });
+        connection.on('session_error', (context: EventContext) => fail(explain('session', context.session?.error as BrokerCondition | undefined)));
+        connection.on('receiver_error', (context: EventContext) => fail(explain('link', (context.receiver?.error ?? context.error) as BrokerCondition | undefined)));
+        const endWithConnection = (): void => {
+          // The broker ended the link or session (E29, a deleted queue): the connection goes with it.
+          if (!closing && connection.is_open()) connection.close();
+        };
+        connection.on('receiver_close', endWithConnection);
+        connection.on('session_close', endWithConnection);
         connection.on('protocol_error', (context: EventContext) => fail(new PushError(`AMQP protocol error from ${safeUrl}: ${String(context.error)}`, false)));
-        connection.on('error', (context: EventContext) => fail(new PushError(`AMQP error from ${safeUrl}: ${String(context.error)}`, false)));
+        connection.on('error', (context: EventContext) => fail(explain('connection', context.error as BrokerCondition | undefined)));
         // rhea says 'disconnected' only for a socket lost while open; a close by either side ends
         // with 'connection_close'. Either way the session is over.
         let finished = false;
@@ -71,21 +90,39 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
           finished = true;
           clearTimeout(timer);
           if (!lastError && !closing) {
-            fail(new PushError(`AMQP connection to ${safeUrl} lost${cause ? `: ${cause.code ?? cause.message}` : ''}`, false));
+            fail(new PushError(`the AMQP connection to ${safeUrl} was lost${cause ? ` (${cause.code ?? cause.message})` : ''}; reconnecting`, false));
           }
-          if (!opened) reject(lastError ?? new PushError(`AMQP connection to ${safeUrl} closed before the link opened`, false));
+          if (!opened) reject(lastError ?? new PushError(`the AMQP connection to ${safeUrl} closed before the link to "${address}" opened`, false));
           destroySocket(connection);
           endedResolve(closing ? undefined : lastError);
         };
         connection.on('disconnected', (context: EventContext) => finish((context as { error?: { message?: string; code?: string } }).error));
         connection.on('connection_close', () => finish());
 
-        const receiver = connection.open_receiver({
-          source: { address: settings.address },
-          autoaccept: false,
-          credit_window: settings.prefetch,
+        // The link opens once the broker said who it is: its open frame picks the address form.
+        connection.once('connection_open', (context: EventContext) => {
+          if (settings.address === undefined) address = defaultAmqpAddress(settings.topic, context.connection.properties as Record<string, unknown> | undefined);
+          // Credit by hand: rhea's credit_window tops up as messages arrive, not as they are
+          // settled, so it would not bound the handlers running at once. Credit is topped up to
+          // `prefetch` minus the unsettled, and only once all granted arrived (credit 0): then no
+          // transfer is in flight, and RabbitMQ 3.x, which reads a flow's credit as counted from
+          // what it has sent, cannot overshoot.
+          const receiver = context.connection.open_receiver({ source: { address }, autoaccept: false, credit_window: 0 });
+          creditBack = () => {
+            const missing = settings.prefetch - unsettled;
+            if (receiver.is_open() && (receiver as unknown as { credit: number }).credit === 0 && missing > 0) receiver.add_credit(missing);
+          };
+          keepOutcomesApart(receiver);
+          // A broker refuses a link by attaching it without a source and detaching it with the
+          // error (the simulator does; RabbitMQ ends the session): that is no open link.
+          receiver.on('receiver_open', () => {
+            if (!(receiver as unknown as { remote?: { attach?: { source?: unknown } } }).remote?.attach?.source) return;
+            receiver.add_credit(settings.prefetch);
+            onOpen();
+          });
+          receiver.on('message', (messageContext: EventContext) => onMessage(messageContext));
         });
-        receiver.on('receiver_open', () => {
+        const onOpen = (): void => {
           clearTimeout(timer);
           opened = true;
           resolve({
@@ -94,19 +131,34 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
               closing = true;
               if (connection.is_open()) {
                 connection.close();
-                await Promise.race([ended, delay(2000)]);
+                // The broker's close answer, or 2 s; the wait must not outlive it.
+                let wait: NodeJS.Timeout | undefined;
+                await Promise.race([ended, new Promise<void>((resolve) => (wait = setTimeout(resolve, 2000)))]);
+                clearTimeout(wait);
               }
               destroySocket(connection);
               endedResolve(undefined);
             },
           });
-        });
-        const settle = (send: () => void): void => {
-          if (!finished) send();
         };
-        receiver.on('message', (context: EventContext) => {
+        let creditBack = (): void => undefined;
+        let unsettled = 0;
+        const settleOnce = (send: () => void): void => {
+          if (finished) return;
+          send();
+          unsettled--;
+          creditBack();
+        };
+        const onMessage = (context: EventContext): void => {
           const { message, delivery } = context;
           if (!message || !delivery) return;
+          unsettled++;
+          let done = false;
+          const settle = (send: () => void): void => {
+            if (done) return;
+            done = true;
+            settleOnce(send);
+          };
           const properties = (message.application_properties ?? {}) as Record<string, unknown>;
           const item: AdapterDelivery = {
             body: message.body,
@@ -117,19 +169,15 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
             // Settling after the connection ended would write to a dead socket and re-arm rhea's
             // timers; the broker redelivers what was not settled anyway.
             accept: () => settle(() => delivery.accept()),
-            release: () => settle(() => delivery.modified({ delivery_failed: true, undeliverable_here: false })),
+            // `released`, the outcome every broker takes (RabbitMQ 3.x ends the session for
+            // `modified`): back to the queue, delivered again.
+            release: () => settle(() => delivery.release()),
             reject: (reason) => settle(() => delivery.reject({ condition: 'amqp:decode-error', description: reason })),
           };
           onDelivery(item);
-        });
+        };
       }),
   };
-}
-
-function classify(error: { condition?: string; description?: string } | undefined, safeUrl: string): PushError {
-  const condition = error?.condition ?? 'unknown';
-  const text = `AMQP broker ${safeUrl} closed the stream: ${condition}${error?.description ? ` (${error.description})` : ''}`;
-  return ENDED_CONDITIONS.has(condition) ? new PushStreamEndedError(text) : new PushError(text, false);
 }
 
 type RheaInternals = { socket?: { destroy(): void }; heartbeat_in?: NodeJS.Timeout; heartbeat_out?: NodeJS.Timeout; abort_idle?: NodeJS.Timeout };
@@ -148,8 +196,4 @@ function destroySocket(connection: Connection): void {
   clearTimers();
   // Called from inside rhea's frame handler, rhea re-arms heartbeat_in after the handler returns.
   setImmediate(clearTimers);
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -14,7 +14,10 @@ export interface PushEnvelope {
   data: unknown;
 }
 
-/** Where each protocol finds a user's data (assumption P2). `{topic}` and `{userName}` are replaced. */
+/**
+ * Where each protocol finds a user's data (assumption P2). `{topic}` and `{userName}` are replaced.
+ * AMQP's is the simulator's form; without a template the receiver picks the broker's form.
+ */
 export const DEFAULT_ADDRESS_TEMPLATES = { amqp: '{topic}', mqtt: 'dm/{topic}/#' } as const;
 
 /** The MQTT topic a message of `dataType` is published on for the user's Topic. */

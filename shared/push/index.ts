@@ -36,12 +36,14 @@ export function createPushReceiver(options: PushReceiverOptions): PushReceiver {
   if (!Number.isInteger(prefetch) || prefetch < 1) {
     throw new PushError(`push receiver option "prefetch" is ${String(prefetch)}: it must be a whole number of at least 1`, true);
   }
-  const template = options.addressTemplate?.trim() || DEFAULT_ADDRESS_TEMPLATES[protocol];
+  // AMQP without a template: the form the broker's open frame asks for (P2).
+  const template = options.addressTemplate?.trim() || (protocol === 'mqtt' ? DEFAULT_ADDRESS_TEMPLATES.mqtt : undefined);
   const adapter: PushAdapter = create({
     url,
     userName: options.userName,
     password: options.password,
-    address: fillAddressTemplate(template, { topic: options.topic, userName: options.userName }),
+    topic: options.topic,
+    address: template === undefined ? undefined : fillAddressTemplate(template, { topic: options.topic, userName: options.userName }),
     clientId: options.clientId ?? `dm-${options.userName}`,
     persistentSession: options.persistentSession ?? true,
     prefetch,

@@ -57,7 +57,7 @@ export interface PushReceiverOptions {
   password: string;
   /** The user's Topic (E28). */
   topic: string;
-  /** `{topic}` and `{userName}` are replaced. Defaults: AMQP `{topic}`, MQTT `dm/{topic}/#` (assumption P2). */
+  /** `{topic}` and `{userName}` are replaced. Defaults: AMQP the broker's form of the queue (RabbitMQ 3 `/amq/queue/{topic}`, RabbitMQ 4 `/queues/{topic}`, others `{topic}`), MQTT `dm/{topic}/#` (assumption P2). */
   addressTemplate?: string;
   /** Only these types reach the handler; others are acknowledged and dropped. */
   dataTypes?: readonly PushDataType[];
@@ -65,7 +65,7 @@ export interface PushReceiverOptions {
   clientId?: string;
   /** MQTT clean: false (default true); a short-lived listener uses false so no session stays behind. */
   persistentSession?: boolean;
-  /** AMQP link credit: messages handled at once (default 10). MQTT handles one at a time. */
+  /** Messages handled at once, never more (default 10): AMQP link credit, MQTT QoS 1 PUBACKs held. */
   prefetch?: number;
   /** Message ids remembered for deduplication (default 10,000). */
   dedupSize?: number;

@@ -14,6 +14,8 @@ export const QUEUE_LIMIT = 100_000;
 export interface AmqpBroker {
   url: string;
   enqueue(userName: string, envelope: PushEnvelope): void;
+  /** Messages dropped from the user's queue at its limit (P5). */
+  droppedOf(userName: string): number;
   /** E30: the user's connections are dropped; the queue stays. */
   dropConnections(userName: string): void;
   /** E29: links end with amqp:resource-deleted, connections close, the queue is gone. */
@@ -21,7 +23,7 @@ export interface AmqpBroker {
   close(): Promise<void>;
 }
 
-export async function startAmqpBroker(host: PushHost, options: { host: string; port?: number }, isWanted: (userName: string, envelope: PushEnvelope) => boolean): Promise<AmqpBroker> {
+export async function startAmqpBroker(host: PushHost, options: { host: string; port?: number; queueLimit?: number }, isWanted: (userName: string, envelope: PushEnvelope) => boolean): Promise<AmqpBroker> {
   const container = create_container({ id: 'drive-monitoring-simulator' });
   container.sasl_server_mechanisms.enable_plain((userName: string, password: string) => authenticateSubscriber(host, userName, password) !== undefined);
 
@@ -31,7 +33,7 @@ export async function startAmqpBroker(host: PushHost, options: { host: string; p
   const queueOf = (userName: string): UserQueue => {
     let queue = queues.get(userName);
     if (!queue) {
-      queue = new UserQueue(QUEUE_LIMIT, (envelope) => isWanted(userName, envelope));
+      queue = new UserQueue(options.queueLimit ?? QUEUE_LIMIT, (envelope) => isWanted(userName, envelope));
       queues.set(userName, queue);
     }
     return queue;
@@ -73,8 +75,18 @@ export async function startAmqpBroker(host: PushHost, options: { host: string; p
   };
   container.on('accepted', settle('accepted'));
   container.on('rejected', settle('rejected'));
-  container.on('released', settle('released'));
-  container.on('modified', settle('released'));
+  // rhea also says `released` for a `modified` (treat_modified_as_released), refused below.
+  const releasedOnly = settle('released');
+  container.on('released', (context: EventContext) => {
+    const state = (context.delivery as unknown as { remote_state?: { constructor?: { composite_type?: string } } } | undefined)?.remote_state;
+    if (state?.constructor?.composite_type !== 'modified') releasedOnly(context);
+  });
+  // Like RabbitMQ 3.x, which ends the session for it: `modified` is not an outcome this broker
+  // takes. Whatever the session had in flight goes back to the queue (detach on session close).
+  container.on('modified', (context: EventContext) => {
+    detachSession(context);
+    context.session?.close({ condition: 'amqp:not-implemented', description: 'Unrecognised state modified: settle with accepted, released or rejected' });
+  });
   const detach = (context: EventContext): void => {
     const sender = context.sender;
     const consumer = sender && consumers.get(sender);
@@ -93,6 +105,10 @@ export async function startAmqpBroker(host: PushHost, options: { host: string; p
     connections.delete(context.connection);
   };
   container.on('sender_close', detach);
+  const detachSession = (context: EventContext): void => {
+    for (const [sender] of [...consumers].filter(([s]) => s.session === context.session)) detach({ ...context, sender } as EventContext);
+  };
+  container.on('session_close', detachSession);
   container.on('connection_close', forgetConnection);
   container.on('disconnected', forgetConnection);
   container.on('error', () => undefined);
@@ -111,6 +127,7 @@ export async function startAmqpBroker(host: PushHost, options: { host: string; p
   return {
     url: `amqp://${options.host}:${port}`,
     enqueue: (userName, envelope) => queueOf(userName).enqueue(envelope),
+    droppedOf: (userName) => queues.get(userName)?.dropped ?? 0,
     dropConnections: (userName) => {
       for (const connection of connectionsOf(userName)) {
         connection.close({ condition: 'amqp:connection:forced', description: 'the data-subscription password was reset (E30)' });

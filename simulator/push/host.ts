@@ -32,4 +32,6 @@ export interface PushChannelOptions {
   host: string;
   amqpPort?: number;
   mqttPort?: number;
+  /** Messages an AMQP user queue keeps while nobody consumes; the oldest are dropped beyond it (P5). Default 100,000. */
+  queueLimit?: number;
 }

@@ -16,7 +16,7 @@ export async function startPushChannel(host: PushHost, options: PushChannelOptio
     const user = host.findSubscriber(userName);
     return user !== undefined && user.subDataTypes.includes(SUB_DATA_TYPES[envelope.dataType]);
   };
-  const amqp = await startAmqpBroker(host, { host: options.host, port: options.amqpPort }, wants);
+  const amqp = await startAmqpBroker(host, { host: options.host, port: options.amqpPort, queueLimit: options.queueLimit }, wants);
   const mqtt = await startMqttBroker(host, { host: options.host, port: options.mqttPort });
 
   const offData = onPushableData(host.bus, () => host.now?.() ?? new Date(), ({ orgId, envelope }) => {

@@ -15,13 +15,13 @@ export interface TestPlatform {
   close(): Promise<void>;
 }
 
-/** `now`: the platform's clock (default the real one), for messages made at one instant. */
-export async function startTestPlatform(options: { now?: () => Date } = {}): Promise<TestPlatform> {
+/** `now`: the platform's clock (default the real one), for messages made at one instant; `queueLimit`: P5's per-user AMQP limit. */
+export async function startTestPlatform(options: { now?: () => Date; queueLimit?: number } = {}): Promise<TestPlatform> {
   const bus = new SimulatorBus();
   const users = new Map<string, SubscriberRecord>();
   const channel = await startPushChannel(
     { bus, findSubscriber: (name) => users.get(name), listSubscribers: () => [...users.values()], now: options.now },
-    { host: '127.0.0.1' },
+    { host: '127.0.0.1', queueLimit: options.queueLimit },
   );
   return {
     bus,
