@@ -57,9 +57,9 @@ export class DriveMonitoringPushApi implements ICredentialType {
 			name: 'addressTemplate',
 			type: 'string',
 			default: '',
-			placeholder: '{topic}',
+			placeholder: '/amq/queue/{topic}',
 			description:
-				'Where to receive from; {topic} and {userName} are replaced. Empty: "{topic}" for AMQP, "dm/{topic}/#" for MQTT.',
+				'Where to receive from; {topic} and {userName} are replaced. Empty: chosen from the broker (AMQP: "/amq/queue/{topic}" on RabbitMQ 3, "/queues/{topic}" on RabbitMQ 4, "{topic}" elsewhere; MQTT: "dm/{topic}/#").',
 		},
 		{
 			displayName: 'Ignore SSL Issues (Insecure)',

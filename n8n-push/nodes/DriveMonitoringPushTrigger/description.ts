@@ -50,7 +50,7 @@ export const pushTriggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: 1,
-				description: 'Messages handled at once over AMQP (MQTT handles one at a time)',
+				description: 'How many messages are handled at once (each acknowledged on its own, AMQP and MQTT alike)',
 			},
 		],
 	},
