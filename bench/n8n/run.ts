@@ -8,7 +8,7 @@
 //   BENCH_N8N_ITEMS (1000)      items of Asset > Get
 //   BENCH_N8N_LATENCY_MS (50)   platform latency added by the simulator in the second events figure
 //   BENCH_N8N_PUSH_EVENTS (10000), BENCH_N8N_PUSH_RUNS (5), BENCH_N8N_PARALLEL_MESSAGES (100)
-//   BENCH_N8N_MEMORY_EXECUTIONS (1000)
+//   BENCH_N8N_PUSH_VARIANTS (ours-amqp,n8n-amqp,ours-mqtt,n8n-mqtt), BENCH_N8N_MEMORY_EXECUTIONS (1000)
 // Arguments pick figures: get, events, push, memory (default: all).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -305,7 +305,8 @@ async function pushBurst(n8n: BenchN8n, ctx: Context, workflow: BenchWorkflow, s
  */
 async function figurePush(instance: N8nInstance, ctx: Context, workflows: Record<PushVariant, BenchWorkflow>): Promise<{ figures: Figure[]; raw: unknown }> {
   const runs: Record<PushVariant, PushRun[]> = { 'ours-amqp': [], 'n8n-amqp': [], 'ours-mqtt': [], 'n8n-mqtt': [] };
-  for (const variant of Object.keys(runs) as PushVariant[]) {
+  const variants = (process.env.BENCH_N8N_PUSH_VARIANTS?.split(',') ?? Object.keys(runs)) as PushVariant[];
+  for (const variant of variants) {
     const n8n = await BenchN8n.start(instance, `push-${variant}`, []);
     try {
       await activatePush(n8n, ctx, variant, workflows[variant]);
@@ -315,6 +316,8 @@ async function figurePush(instance: N8nInstance, ctx: Context, workflows: Record
         log(`push: ${variant}: ${result.perSecond.toFixed(0)}/s, lost ${result.lost}, duplicated ${result.duplicated}`);
         runs[variant].push(result);
       }
+      // Unpublished, or the next start of n8n would start it again beside the next variant.
+      await n8n.session.deactivate(workflows[variant].id);
     } finally {
       await n8n.stop();
     }
@@ -323,6 +326,7 @@ async function figurePush(instance: N8nInstance, ctx: Context, workflows: Record
   for (const protocol of ['amqp', 'mqtt'] as const) {
     const ours = runs[`ours-${protocol}`];
     const theirs = runs[`n8n-${protocol}`];
+    if (ours.length === 0 || theirs.length === 0) continue;
     const oursRate = median(ours.map((r) => r.perSecond));
     const theirRate = median(theirs.map((r) => r.perSecond));
     const sum = (list: PushRun[], key: 'lost' | 'duplicated') => list.reduce((total, r) => total + r[key], 0);
