@@ -456,14 +456,20 @@ async function main(): Promise<void> {
         try {
           const idle = await settledRss(n8n);
           log(`memory ${label}: idle ${(idle / 2 ** 20).toFixed(1)} MB; ${count} executions of each workflow`);
+          // Each step's RSS (one reading) shows which workflow the memory goes with.
+          const steps: Record<string, number> = {};
           await manyWebhooks(n8n, workflowsOfSide[0], { assetIds: [ctx.assetIds[0]] }, count);
+          steps[workflowsOfSide[0].name] = residentBytes(n8n.pid);
           await manyWebhooks(n8n, workflowsOfSide[1], { assetId: ctx.yearDriveId, start: new Date(Date.now() - 30 * 86_400_000).toISOString(), end: new Date().toISOString() }, count);
+          steps[workflowsOfSide[1].name] = residentBytes(n8n.pid);
           const variant: PushVariant = side === 'ours' ? 'ours-amqp' : 'n8n-amqp';
           await activatePush(n8n, ctx, variant, push[variant]);
           await pushBurst(n8n, ctx, push[variant], count);
+          steps[push[variant].name] = residentBytes(n8n.pid);
+          log(`memory ${label}: after each step ${JSON.stringify(Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, Math.round(v / 2 ** 20)])))} MB`);
           const after = await settledRss(n8n);
           log(`memory ${label}: after ${(after / 2 ** 20).toFixed(1)} MB`);
-          return { idle, after };
+          return { idle, after, steps };
         } finally {
           await n8n.stop();
         }
