@@ -7,7 +7,7 @@
 //   BENCH_N8N_RUNS (5)          runs per figure, alternating ours and theirs
 //   BENCH_N8N_ITEMS (1000)      items of Asset > Get
 //   BENCH_N8N_LATENCY_MS (50)   platform latency added by the simulator in the second events figure
-//   BENCH_N8N_PUSH_EVENTS (10000), BENCH_N8N_PUSH_RUNS (5), BENCH_N8N_PARALLEL_MESSAGES (100)
+//   BENCH_N8N_PUSH_EVENTS (10000), BENCH_N8N_PUSH_RUNS (5), BENCH_N8N_PARALLEL_MESSAGES (10)
 //   BENCH_N8N_PUSH_VARIANTS (ours-amqp,n8n-amqp,ours-mqtt,n8n-mqtt), BENCH_N8N_MEMORY_EXECUTIONS (1000)
 // Arguments pick figures: get, events, push, memory (default: all).
 import crypto from 'node:crypto';
@@ -44,7 +44,9 @@ const SETTINGS = {
   latencyMs: setting('BENCH_N8N_LATENCY_MS', 50),
   pushEvents: setting('BENCH_N8N_PUSH_EVENTS', 10_000),
   pushRuns: setting('BENCH_N8N_PUSH_RUNS', 5),
-  parallelMessages: setting('BENCH_N8N_PARALLEL_MESSAGES', 100),
+  // Ten, not n8n's AMQP Trigger's 100: every message in flight is an execution running inside
+  // n8n, and beyond a few n8n only queues them (see the README).
+  parallelMessages: setting('BENCH_N8N_PARALLEL_MESSAGES', 10),
   memoryExecutions: setting('BENCH_N8N_MEMORY_EXECUTIONS', 1000),
 };
 const FIGURES = ['get', 'events', 'push', 'memory'] as const;
@@ -387,7 +389,7 @@ async function main(): Promise<void> {
 
   const sim = await startSimulator({ push: true, tokenLifetimeSec: 6 * 3600 });
   const started = new Date();
-  const sections: Array<{ name: string; description: string; figures: Figure[]; raw: unknown }> = [];
+  const sections: Section[] = [];
   try {
     log(`installing ${PACKAGES_UNDER_TEST.map((p) => p.name).join(', ')} into ${withPack.userFolder}`);
     const installed = await installPackagesUnderTest(withPack.userFolder);
@@ -497,21 +499,36 @@ async function main(): Promise<void> {
   }
 }
 
-function writeResults(started: Date, packages: string[], sections: Array<{ name: string; description: string; figures: Figure[]; raw: unknown }>): void {
+interface Section {
+  name: string;
+  description: string;
+  figures: Figure[];
+  raw: unknown;
+  /** When and how this section was measured: a run of some figures keeps the others' sections. */
+  run?: { started: string; settings: typeof SETTINGS; packages: string[]; load: string };
+}
+
+const SECTION_ORDER = ['Asset > Get', 'A year of events', 'Push burst', 'Memory'];
+
+/** Writes this run's sections, keeping the sections of figures this run did not measure. */
+function writeResults(started: Date, packages: string[], measured: Section[]): void {
   const outDir = path.join(REPO_ROOT, 'bench', 'results');
   fs.mkdirSync(outDir, { recursive: true });
-  const machine = `${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`;
-  const header = [
-    '# Real-n8n benchmark results',
-    '',
-    `${started.toISOString()}, n8n ${N8N_VERSION}, Node ${process.version}, ${process.platform}/${process.arch}, ${machine}; packages under test: ${packages.join(', ')}.`,
-    `Settings: ${JSON.stringify(SETTINGS)}. Reproduce: \`npm run bench:n8n\`.`,
-    '',
-  ];
+  const jsonPath = path.join(outDir, 'n8n.json');
+  const load = `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end (${os.cpus().length} cores)`;
+  const run = { started: started.toISOString(), settings: SETTINGS, packages, load };
+  const earlier = fs.existsSync(jsonPath) ? (JSON.parse(fs.readFileSync(jsonPath, 'utf8')) as { started?: string; settings?: typeof SETTINGS; packages?: string[]; sections?: Section[] }) : {};
+  const kept = (earlier.sections ?? [])
+    .filter((section) => !measured.some((m) => m.name === section.name))
+    .map((section) => ({ ...section, run: section.run ?? { started: earlier.started ?? '', settings: earlier.settings ?? SETTINGS, packages: earlier.packages ?? [], load: '' } }));
+  const sections = [...kept, ...measured.map((section) => ({ ...section, run }))].sort((a, b) => SECTION_ORDER.indexOf(a.name) - SECTION_ORDER.indexOf(b.name));
+  const header = ['# Real-n8n benchmark results', '', `n8n ${N8N_VERSION}, Node ${process.version}, ${process.platform}/${process.arch}. Reproduce: \`npm run bench:n8n\` (or one figure: \`-- get\`, \`events\`, \`push\`, \`memory\`).`, ''];
   const body = sections.flatMap((s) => [
     `## ${s.name}`,
     '',
     s.description,
+    '',
+    `Measured ${s.run.started}${s.run.load ? `, ${s.run.load}` : ''}; packages ${s.run.packages.join(', ')}; settings ${JSON.stringify(s.run.settings)}.`,
     '',
     '| figure | ours | theirs (same n8n) | ratio | target | met |',
     '|---|---|---|---|---|---|',
@@ -519,7 +536,7 @@ function writeResults(started: Date, packages: string[], sections: Array<{ name:
     '',
   ]);
   fs.writeFileSync(path.join(outDir, 'n8n.md'), [...header, ...body].join('\n'));
-  fs.writeFileSync(path.join(outDir, 'n8n.json'), JSON.stringify({ started: started.toISOString(), n8n: N8N_VERSION, node: process.version, packages, settings: SETTINGS, sections }, null, 2));
+  fs.writeFileSync(jsonPath, JSON.stringify({ n8n: N8N_VERSION, node: process.version, sections }, null, 2));
   console.log([...header, ...body].join('\n'));
   log(`written to ${path.join(outDir, 'n8n.md')}`);
 }
