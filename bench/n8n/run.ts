@@ -44,8 +44,8 @@ const SETTINGS = {
   latencyMs: setting('BENCH_N8N_LATENCY_MS', 50),
   pushEvents: setting('BENCH_N8N_PUSH_EVENTS', 10_000),
   pushRuns: setting('BENCH_N8N_PUSH_RUNS', 5),
-  // Ten, not n8n's AMQP Trigger's 100: every message in flight is an execution running inside
-  // n8n, and beyond a few n8n only queues them (see the README).
+  // Ten, as the in-process push suite. Over AMQP it bounds nothing yet: rhea's credit window
+  // refills on arrival, not on settlement (see the README's real-n8n section).
   parallelMessages: setting('BENCH_N8N_PARALLEL_MESSAGES', 10),
   memoryExecutions: setting('BENCH_N8N_MEMORY_EXECUTIONS', 1000),
 };
