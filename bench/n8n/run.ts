@@ -479,13 +479,14 @@ async function main(): Promise<void> {
       const ours = await runMemory(withPack, 'with-pack', 'ours');
       const theirs = await runMemory(stock, 'stock', 'theirs');
       const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+      const signed = (bytes: number) => `${bytes >= 0 ? '+' : ''}${mb(bytes)}`;
       const added = ours.after - theirs.after;
       sections.push({
         name: 'Memory',
         description: `RSS of the n8n main process (/proc/<pid>/status VmRSS, the median of 5 readings from 10 s after the last execution): n8n with the pack after ${count} executions of each of its workflows (Asset > Get of one item, Event > Get Many over 30 days, the push trigger over AMQP), against a fresh n8n of the same installation with no community package after ${count} executions of the stock equivalents (HTTP Request, the same with Code windows, the AMQP Trigger).`,
         figures: [
-          { name: 'n8n main process RSS, idle after start', value: `${mb(ours.idle)} with the pack`, baseline: `${mb(theirs.idle)} no community package`, ratio: `+${mb(ours.idle - theirs.idle)}` },
-          { name: `n8n main process RSS after ${count} executions of each workflow`, value: `${mb(ours.after)} with the pack`, baseline: `${mb(theirs.after)} no community package, stock workflows`, ratio: `+${mb(added)}`, target: '< +30 MB', met: added < 30 * 2 ** 20 },
+          { name: 'n8n main process RSS, idle after start', value: `${mb(ours.idle)} with the pack`, baseline: `${mb(theirs.idle)} no community package`, ratio: signed(ours.idle - theirs.idle) },
+          { name: `n8n main process RSS after ${count} executions of each workflow`, value: `${mb(ours.after)} with the pack`, baseline: `${mb(theirs.after)} no community package, stock workflows`, ratio: signed(added), target: '< +30 MB', met: added < 30 * 2 ** 20 },
         ],
         raw: { ours, theirs },
       });
