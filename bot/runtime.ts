@@ -3,8 +3,9 @@ import { enqueueCbmDigestIfDue } from './alerts/cbm-digest';
 import { Dispatcher } from './alerts/dispatcher';
 import { AlertEngine } from './alerts/engine';
 import type { NoticeSink } from './alerts/sink';
-import { type PushSettings, startPushSource } from './alerts/sources/push';
-import { type PollSource, startPollSource } from './alerts/sources/poll';
+import { PushMerge, type PushSettings, startPushSource } from './alerts/sources/push';
+import { type PollSource, type SourceStatus, startPollSource } from './alerts/sources/poll';
+import type { RequestBudget } from './platform/budget';
 import { CommandHandler } from './commands/handler';
 import type { BotConfig } from './config/schema';
 import type { BotLogger } from './log';
@@ -21,6 +22,10 @@ export interface BotOptions {
   push?: PushSettings[];
   /** During a storm, how often digests go out (default 10 s). */
   digestIntervalMs?: number;
+  /** The client `/drive` commands use: the same budget as `platform`, served first (B46). Default `platform`. */
+  commandPlatform?: DrivePlatform;
+  /** The request budget both clients spend from, for status. */
+  budget?: RequestBudget;
 }
 
 /** The bot minus its Slack front: state, fleet directory, alert pipeline and command handler. */
@@ -34,6 +39,9 @@ export interface Bot {
   /** The polling source when `source.kind` is `poll`. */
   poll?: PollSource;
   push: PushReceiver[];
+  /** Lag and state of each alert source, for `/drive health`, `/readyz` and `/metrics`. */
+  sources(): SourceStatus[];
+  budget?: RequestBudget;
   stop(): Promise<void>;
 }
 
@@ -41,6 +49,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const { config, platform, sink, logger } = options;
   const store = new StateStore(config.stateFile);
   const directory = new AssetDirectory(platform, { logger, concurrency: config.source.concurrency });
+  let sources: () => SourceStatus[] = () => [];
   const dispatcher = new Dispatcher(store, sink, {
     postsPerSecond: config.alerts.maxMessagesPerSecond,
     stormPerMinute: config.alerts.stormPerMinute,
@@ -49,7 +58,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     logger,
   });
   const engine = new AlertEngine(store, config, (id) => directory.ref(id), () => dispatcher.kick());
-  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger });
+  const commands = new CommandHandler({ platform: options.commandPlatform ?? platform, directory, store, command: config.command, logger, sources: () => sources() });
   // Calls left in the outbox by the previous run go out first.
   dispatcher.kick();
   let poll: PollSource | undefined;
@@ -59,9 +68,26 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     await directory.ensure();
     if (config.source.kind === 'push') {
       if (!options.push?.length) throw new Error('source.kind is push but no data-subscription user is configured (DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC)');
-      for (const settings of options.push) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled));
+      const merge = new PushMerge();
+      for (const settings of options.push) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled, merge));
+      const connected = new Set<PushReceiver>(push);
+      for (const receiver of push) {
+        receiver.on('connected', () => connected.add(receiver));
+        receiver.on('disconnected', () => connected.delete(receiver));
+        receiver.on('end', () => connected.delete(receiver));
+      }
+      sources = () => [
+        { kind: 'push', lagSeconds: merge.lagSeconds(), lagThresholdSeconds: config.source.lagWarningSeconds, receivers: { connected: connected.size, configured: push.length } },
+      ];
     } else {
-      poll = startPollSource({ engine, platform, directory, store, config, logger });
+      // The lag warning goes to Slack once per episode, in the default channel.
+      const notify = (text: string) => {
+        store.enqueue(config.alerts.defaultChannel, { kind: 'source_lag', text });
+        dispatcher.kick();
+      };
+      const started = startPollSource({ engine, platform, directory, store, config, logger, budget: options.budget, notify });
+      poll = started;
+      sources = () => [started.status()];
     }
     started = true;
   } finally {
@@ -85,10 +111,13 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     commands,
     poll,
     push,
+    sources: () => sources(),
+    budget: options.budget,
     async stop() {
       clearInterval(digestTimer);
       await Promise.allSettled(push.map((r) => r.close()));
       await poll?.close();
+      options.budget?.close();
       await dispatcher.stop();
       store.close();
     },

@@ -30,20 +30,7 @@ export class AlertEngine {
     const known = this.store.getEvent(key);
     if (known && (known.status === status || known.status === 'Close')) return false;
     const asset = known?.alert.asset ?? (await this.resolveAsset(assetId));
-    const alert: AlertRecord = {
-      key,
-      eventId: String(event.id),
-      severity,
-      asset,
-      code: event.eventCode ?? '',
-      content: event.content ?? '',
-      eventTime: event.eventDateTime ?? new Date().toISOString(),
-      status,
-      closeReason: event.closeReason ?? undefined,
-      closeAt: event.closeAt ?? undefined,
-      deviceWorkStatus: event.deviceWorkStatus ?? undefined,
-      hasLogger: event.isHasEventLogger === true,
-    };
+    const alert = toAlertRecord(key, asset, event, status);
     const changed = this.store.transaction(() => {
       const again = this.store.getEvent(key); // another source may have won the race
       if (again && (again.status === status || again.status === 'Close')) return false;
@@ -55,6 +42,46 @@ export class AlertEngine {
     });
     if (changed) this.onEnqueued();
     return changed;
+  }
+
+  /**
+   * An event never seen before, as the alert it would be, without recording anything: a
+   * catch-up (B47) collects these and commits them together with one summary per channel.
+   */
+  async newAlert(assetId: number, event: PlatformEvent): Promise<{ alert: AlertRecord; channels: string[] } | undefined> {
+    if (!meetsSeverity(event.eventType, this.config.alerts.minSeverity)) return undefined;
+    const key = eventKey(assetId, event.id);
+    if (this.store.getEvent(key)) return undefined;
+    const asset = await this.resolveAsset(assetId);
+    const alert = toAlertRecord(key, asset, event, event.eventStatus === 'Close' ? 'Close' : 'Open');
+    return { alert, channels: routeAlert(this.config.alerts, asset, alert.severity) };
+  }
+
+  /** Records collected alerts (those still unknown) and one catch-up message per channel, in one transaction. */
+  commitCatchUp(collected: ReadonlyArray<{ alert: AlertRecord; channels: string[] }>, since: string, listed: number): number {
+    let recorded = 0;
+    this.store.transaction(() => {
+      const byChannel = new Map<string, AlertRecord[]>();
+      for (const { alert, channels } of collected) {
+        if (this.store.getEvent(alert.key)) continue; // another source posted it meanwhile
+        this.store.putEvent(alert);
+        recorded++;
+        for (const channel of channels) {
+          const list = byChannel.get(channel) ?? [];
+          list.push(alert);
+          byChannel.set(channel, list);
+        }
+      }
+      for (const [channel, alerts] of byChannel) {
+        alerts.sort((a, b) => b.eventTime.localeCompare(a.eventTime));
+        const bySeverity: Record<string, number> = {};
+        for (const a of alerts) bySeverity[a.severity] = (bySeverity[a.severity] ?? 0) + 1;
+        const summary = { since, total: alerts.length, stillOpen: alerts.filter((a) => a.status === 'Open').length, bySeverity, listed: alerts.slice(0, listed) };
+        this.store.enqueue(channel, { kind: 'catch_up', summary, keys: alerts.map((a) => a.key) });
+      }
+    });
+    if (recorded > 0) this.onEnqueued();
+    return recorded;
   }
 
   async observeCbm(assetId: number, results: readonly CbmResult[]): Promise<boolean> {
@@ -82,6 +109,23 @@ export class AlertEngine {
     if (posted) this.onEnqueued();
     return posted;
   }
+}
+
+function toAlertRecord(key: string, asset: AssetRef, event: PlatformEvent, status: 'Open' | 'Close'): AlertRecord {
+  return {
+    key,
+    eventId: String(event.id),
+    severity: event.eventType,
+    asset,
+    code: event.eventCode ?? '',
+    content: event.content ?? '',
+    eventTime: event.eventDateTime ?? new Date().toISOString(),
+    status,
+    closeReason: event.closeReason ?? undefined,
+    closeAt: event.closeAt ?? undefined,
+    deviceWorkStatus: event.deviceWorkStatus ?? undefined,
+    hasLogger: event.isHasEventLogger === true,
+  };
 }
 
 export function toCbmAlert(key: string, asset: AssetRef, unit: CbmResult, previous?: string): CbmAlert {

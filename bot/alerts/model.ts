@@ -46,7 +46,21 @@ export type OutboxItem =
   | { kind: 'resolve'; alert: AlertRecord }
   | { kind: 'cbm'; cbm: CbmAlert }
   | { kind: 'cbm_good'; cbm: CbmAlert }
-  | { kind: 'cbm_digest'; units: CbmAlert[]; day: string };
+  | { kind: 'cbm_digest'; units: CbmAlert[]; day: string }
+  /** What happened while the bot was away, one per channel (B47): `keys` of every alert it covers. */
+  | { kind: 'catch_up'; summary: CatchUpSummary; keys: string[] }
+  /** Polling is late (B48): posted once when the lag crosses the threshold. */
+  | { kind: 'source_lag'; text: string };
+
+export interface CatchUpSummary {
+  /** ISO 8601 UTC: the start of the period covered. */
+  since: string;
+  total: number;
+  stillOpen: number;
+  bySeverity: Record<string, number>;
+  /** The most recent ones, newest first (the rest are counted). */
+  listed: AlertRecord[];
+}
 
 export function eventKey(assetId: number, eventId: string | number): string {
   return `${assetId}:${eventId}`;

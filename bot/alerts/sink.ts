@@ -1,4 +1,4 @@
-import type { AlertRecord, CbmAlert } from './model';
+import type { AlertRecord, CatchUpSummary, CbmAlert } from './model';
 
 export interface Posted {
   ts: string;
@@ -12,7 +12,9 @@ export type Notice =
   | { kind: 'digest'; alerts: AlertRecord[]; resolved: AlertRecord[] }
   | { kind: 'cbm'; cbm: CbmAlert }
   | { kind: 'cbm_good'; cbm: CbmAlert }
-  | { kind: 'cbm_digest'; units: CbmAlert[]; day: string };
+  | { kind: 'cbm_digest'; units: CbmAlert[]; day: string }
+  | { kind: 'catch_up'; summary: CatchUpSummary }
+  | { kind: 'source_lag'; text: string };
 
 /** Where notices go: Slack's Web API, or the terminal. */
 export interface NoticeSink {

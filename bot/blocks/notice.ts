@@ -1,6 +1,7 @@
 import type { Notice } from '../alerts/sink';
 import { alertMessage, resolvedReply } from './alert';
 import { cbmDigestMessage, cbmMessage, cbmRecoveredReply } from './cbm';
+import { catchUpMessage, sourceLagMessage } from './catch-up';
 import { digestMessage } from './digest';
 import type { SlackMessage } from './kit';
 
@@ -18,5 +19,9 @@ export function noticeMessage(notice: Notice, timeZone: string): SlackMessage {
       return cbmRecoveredReply(notice.cbm);
     case 'cbm_digest':
       return cbmDigestMessage(notice.units, notice.day);
+    case 'catch_up':
+      return catchUpMessage(notice.summary, timeZone);
+    case 'source_lag':
+      return sourceLagMessage(notice.text);
   }
 }

@@ -10,6 +10,7 @@ import type { AssetDirectory } from '../platform/directory';
 import type { AssetListItem, DrivePlatform } from '../platform/types';
 import type { StateStore } from '../state/store';
 import type { CbmSection, CommandResult } from './model';
+import type { SourceStatus } from '../alerts/sources/poll';
 
 const RANGE = /^(\d{1,4})(h|d)$/i;
 const MAX_RANGE_DAYS = 365;
@@ -22,6 +23,8 @@ export interface CommandDeps {
   logger: BotLogger;
   /** How long `health` waits for conditions before answering with what it has. */
   healthBudgetMs?: number;
+  /** Lag of the alert sources, shown by `health` (B46). */
+  sources?: () => SourceStatus[];
 }
 
 function listRef(a: AssetListItem): AssetRef {
@@ -213,6 +216,6 @@ export class CommandHandler {
       entry.count++;
       faults.set(alert.asset.id, entry);
     }
-    return { kind: 'health', group, assets: assets.length, known, byStatus, openFaults: [...faults.values()].sort((a, b) => b.count - a.count) };
+    return { kind: 'health', group, assets: assets.length, known, byStatus, openFaults: [...faults.values()].sort((a, b) => b.count - a.count), sources: this.deps.sources?.() };
   }
 }

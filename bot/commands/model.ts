@@ -1,3 +1,4 @@
+import type { SourceStatus } from '../alerts/sources/poll';
 import type { AssetRef, CbmAlert } from '../alerts/model';
 import type { Condition, PlatformEvent } from '../platform/types';
 
@@ -35,6 +36,8 @@ export type CommandResult =
       known: number;
       byStatus: Record<string, number>;
       openFaults: Array<{ asset: AssetRef; count: number }>;
+      /** How late each alert source is (B46). */
+      sources?: SourceStatus[];
     }
   | { kind: 'find'; query: string; matches: AssetRef[]; more: boolean }
   | { kind: 'error'; message: string };
