@@ -88,7 +88,10 @@ export class AlertEngine {
     if (!this.config.cbm.enabled) return false;
     const changes = results.filter((unit) => this.store.getCbmStatus(cbmKey(assetId, unit.deviceUnitType)) !== unit.deviceUnitStatus);
     if (changes.length === 0) return false;
-    const asset = await this.resolveAsset(assetId);
+    // The asset's detail (E8) only when something will be posted: a first sighting of Good or
+    // Gray across a fleet must not read every drive's detail (B48).
+    const posts = changes.some((u) => ALERTING.has(u.deviceUnitStatus) || ALERTING.has(this.store.getCbmStatus(cbmKey(assetId, u.deviceUnitType)) ?? ''));
+    const asset = posts ? await this.resolveAsset(assetId) : unresolvedAsset(assetId);
     let posted = false;
     this.store.transaction(() => {
       for (const unit of changes) {
@@ -109,6 +112,11 @@ export class AlertEngine {
     if (posted) this.onEnqueued();
     return posted;
   }
+}
+
+/** What a stored CBM status names when nothing was posted about it (its next post resolves the asset). */
+function unresolvedAsset(id: number): AssetRef {
+  return { id, name: `asset ${id}`, serialNumber: '-', organization: '', group: '', plant: '' };
 }
 
 function toAlertRecord(key: string, asset: AssetRef, event: PlatformEvent, status: 'Open' | 'Close'): AlertRecord {

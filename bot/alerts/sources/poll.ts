@@ -97,6 +97,8 @@ export function startPollSource(deps: PollDeps): PollSource {
   let firstPassDone = false;
   let plan: PassPlan | undefined;
   let lagWarned = false;
+  /** Requests per second the last large pass achieved (0: not measured yet). */
+  let achieved = 0;
   let running: Promise<void> | undefined;
   let closed = false;
 
@@ -251,7 +253,9 @@ export function startPollSource(deps: PollDeps): PollSource {
           if (open.has(id) || (busyUntil.get(id) ?? 0) > now) busy.push(id);
           else quiet.push({ id, readThrough: readThroughOf(id) });
         }
-        const perSecond = (budget?.status().currentPerSecond ?? config.source.maxRequestsPerSecond) * POLL_SHARE;
+        // What the budget allows, or what the last pass achieved when that was less (latency, CPU).
+        const allowed = (budget?.status().currentPerSecond ?? config.source.maxRequestsPerSecond) * POLL_SHARE;
+        const perSecond = achieved > 0 ? Math.min(allowed, achieved) : allowed;
         const next = planPass({ intervalMs, perSecond, busy, quiet, maxQuietLagMs: config.source.maxQuietLagMinutes * 60_000, extraRequests: cbm.length });
         const changed = !plan || plan.busy !== next.busy || plan.quietPerPass !== next.quietPerPass;
         plan = next;
@@ -263,7 +267,10 @@ export function startPollSource(deps: PollDeps): PollSource {
       if (collect && !closed) {
         const since = new Date(base).toISOString();
         const recorded = engine.commitCatchUp([...collect.values()], since, CATCH_UP_LISTED);
-        if (recorded > 0) logger.info(`poll: ${recorded} alerts from before the start (since ${since}) posted as one catch-up message per channel`);
+        if (recorded > 0) {
+          const assets = new Set([...collect.values()].map((c) => c.alert.asset.id)).size;
+          logger.info(`poll: ${recorded} alerts on ${assets} assets from before the start (since ${since}) posted as one catch-up message per channel`);
+        }
         // A failed read is read again next pass, still as part of the catch-up.
         if (failures === 0) firstPassDone = true;
       }
@@ -273,6 +280,11 @@ export function startPollSource(deps: PollDeps): PollSource {
       }
       if (!closed) {
         store.setWatermark(EVENTS_WATERMARK, new Date(oldestRead(candidates, now)).toISOString());
+        const tookMs = Date.now() - now;
+        if (read.length + cbm.length >= 100 && tookMs > 0) achieved = ((read.length + cbm.length) / tookMs) * 1000;
+        const after = status();
+        // One line per pass: what was read and how late alerts can be (the figures /readyz shows).
+        logger.info(`poll: pass read ${read.length} of ${candidates.length} assets in ${((Date.now() - now) / 1000).toFixed(1)} s${failures ? `, ${failures} failed` : ''}; lag ${after.lagSeconds} s, busy assets ${after.busyLagSeconds} s`);
         checkLag();
       }
     } catch (error) {
@@ -287,10 +299,15 @@ export function startPollSource(deps: PollDeps): PollSource {
     return running;
   };
 
-  const timer = setInterval(() => {
-    if (!running) void queue(false, false);
-  }, intervalMs);
-  void queue(false, false);
+  // The next pass starts an interval after the last one started, or at once when it took longer
+  // (never two at a time): the plan's period is then the pass's length, as it says.
+  let timer: NodeJS.Timeout | undefined;
+  const loop = async (): Promise<void> => {
+    const began = Date.now();
+    await queue(false, false);
+    if (!closed) timer = setTimeout(() => void loop(), Math.max(0, intervalMs - (Date.now() - began)));
+  };
+  void loop();
   return {
     pollOnce: (withCbm = false) => queue(true, withCbm),
     planned: () => queue(false, false),
@@ -298,7 +315,7 @@ export function startPollSource(deps: PollDeps): PollSource {
     lagSeconds: () => status().lagSeconds,
     async close() {
       closed = true;
-      clearInterval(timer);
+      clearTimeout(timer);
       await running;
     },
   };
