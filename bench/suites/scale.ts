@@ -12,6 +12,7 @@
 // soak), SCALE_POLL_ASSETS (10000), SCALE_PUSH_ASSETS (100000), SCALE_START_ASSETS (50000),
 // SCALE_PUSH_EVENTS (40), SCALE_PHASES (poll,push,start).
 // Reproduce: `npm run bench -- scale` (results in bench/results/latest.md).
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions -- a benchmark that runs the bot and the simulator as processes of their own, not node code */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

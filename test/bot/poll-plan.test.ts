@@ -22,7 +22,7 @@ test('busy assets every pass; quiet ones take turns, longest unread first, and t
 });
 
 test('a budget too small for the interval still reads every quiet asset within the longest quiet lag, and says so', () => {
-  const plan = planPass({ intervalMs: 30_000, perSecond: 5, busy: quiet(200, 1), quiet: quiet(100_000), maxQuietLagMs: 900_000 });
+  const plan = planPass({ intervalMs: 30_000, perSecond: 5, busy: quiet(200, 1).map((a) => a.id), quiet: quiet(100_000), maxQuietLagMs: 900_000 });
   // 100,000 quiet assets within 15 min at one pass per 30 s: at least 3,334 per pass.
   expect(plan.quietPerPass).toBe(3334);
   expect(plan.fits).toBe(false);
