@@ -77,7 +77,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         receiver.on('end', () => connected.delete(receiver));
       }
       sources = () => [
-        { kind: 'push', lagSeconds: merge.lagSeconds(), lagThresholdSeconds: config.source.lagWarningSeconds, receivers: { connected: connected.size, configured: push.length } },
+        { kind: 'push', lagSeconds: merge.lagSeconds(), lagThresholdSeconds: config.source.lagWarningSeconds, receivers: { connected: connected.size, configured: push.length }, merged: { handled: merge.handled, duplicates: merge.duplicates } },
       ];
     } else {
       // The lag warning goes to Slack once per episode, in the default channel.

@@ -38,6 +38,8 @@ export interface SourceStatus {
   setAside?: { events: number; cbm: number };
   /** Push: connected receivers out of configured. */
   receivers?: { connected: number; configured: number };
+  /** Push: messages handled, and second deliveries of one message (another user's) merged away. */
+  merged?: { handled: number; duplicates: number };
 }
 
 export interface PollSource {
