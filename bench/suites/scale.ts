@@ -10,7 +10,7 @@
 //           against the assets that alert.
 // Durations and sizes are parameters (environment): SCALE_POLL_MINUTES (default 6; 30 for the
 // soak), SCALE_POLL_ASSETS (10000), SCALE_PUSH_ASSETS (100000), SCALE_START_ASSETS (50000),
-// SCALE_PUSH_EVENTS (40), SCALE_PHASES (poll,push,start).
+// SCALE_PUSH_EVENTS (30), SCALE_PHASES (poll,push,start).
 // Reproduce: `npm run bench -- scale` (results in bench/results/latest.md).
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions -- a benchmark that runs the bot and the simulator as processes of their own, not node code */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -32,7 +32,7 @@ const POLL_MINUTES = env('SCALE_POLL_MINUTES', 6);
 const POLL_ASSETS = env('SCALE_POLL_ASSETS', 10_000);
 const PUSH_ASSETS = env('SCALE_PUSH_ASSETS', 100_000);
 const START_ASSETS = env('SCALE_START_ASSETS', 50_000);
-const PUSH_EVENTS = env('SCALE_PUSH_EVENTS', 40);
+const PUSH_EVENTS = env('SCALE_PUSH_EVENTS', 30);
 const PHASES = (process.env.SCALE_PHASES ?? 'poll,push,start').split(',');
 const LATENCY_MS = 50;
 const BUDGET = 50;
@@ -119,7 +119,7 @@ class BotProcess {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: {
         PATH: process.env.PATH,
-        LOG_LEVEL: 'info',
+        LOG_LEVEL: process.env.SCALE_BOT_LOG_LEVEL ?? 'info',
         SLACK_BOT_TOKEN: token,
         SLACK_SIGNING_SECRET: 'scale-bench-signing-secret',
         SLACK_API_URL: slack.apiUrl,
@@ -159,6 +159,8 @@ class BotProcess {
   }
 
   async stop(): Promise<void> {
+    // SCALE_BOT_LOG=<file> keeps the bot's log lines of every phase (for a figure that is off).
+    if (process.env.SCALE_BOT_LOG) writeFileSync(process.env.SCALE_BOT_LOG, this.lines.map((l) => `${l.text}\n`).join(''), { flag: 'a' });
     this.child.kill('SIGTERM');
     await Promise.race([new Promise((r) => this.child.once('exit', r)), sleep(10_000)]);
     rmSync(this.dir, { recursive: true, force: true });
@@ -294,8 +296,7 @@ async function pushPhase(bareRss: number, slack: SlackApiServer, token: string):
     while (!done) {
       const posts: StoredMessage[] = slack.posts();
       for (; seenPosts < posts.length; seenPosts++) {
-        const id = /event (\d+)/.exec(JSON.stringify(posts[seenPosts].blocks))?.[1];
-        if (id && !postedAt.has(id)) postedAt.set(id, Date.now());
+        for (const [, id] of JSON.stringify(posts[seenPosts].blocks).matchAll(/event (\d+)/g)) if (!postedAt.has(id)) postedAt.set(id, Date.now());
       }
       await sleep(10);
     }
@@ -306,7 +307,8 @@ async function pushPhase(bareRss: number, slack: SlackApiServer, token: string):
   for (let i = 0; i < PUSH_EVENTS; i++) {
     // Events of a customer that has its own user too: each arrives twice (CP and EU) and must post once.
     raised.push((await sim.call({ op: 'raise', assetId: pool[(i * 7) % pool.length] })) as { eventId: string; at: number });
-    await sleep(1_500);
+    // Below the storm threshold (20 alerts a minute in a channel, B6): "outside storms".
+    await sleep(3_200);
   }
   const deadline = Date.now() + 30_000;
   while (raised.some((r) => !postedAt.has(r.eventId)) && Date.now() < deadline) await sleep(100);
@@ -314,8 +316,13 @@ async function pushPhase(bareRss: number, slack: SlackApiServer, token: string):
   await watcher;
   const samples = await rss;
   const latencies = raised.filter((r) => postedAt.has(r.eventId)).map((r) => postedAt.get(r.eventId)! - r.at);
+  if (process.env.SCALE_BOT_LOG) writeFileSync(process.env.SCALE_BOT_LOG, `latencies ${JSON.stringify(raised.map((r) => [r.eventId, r.at, postedAt.get(r.eventId)]))}\n`, { flag: 'a' });
   const lost = raised.length - latencies.length;
-  const alertPosts = slack.posts().slice(postsBefore).filter((m) => !m.threadTs && /event \d+/.test(JSON.stringify(m.blocks))).length;
+  const timesPosted = new Map<string, number>();
+  for (const m of slack.posts().slice(postsBefore).filter((p) => !p.threadTs)) {
+    for (const id of new Set([...JSON.stringify(m.blocks).matchAll(/event (\d+)/g)].map((x) => x[1]))) timesPosted.set(id, (timesPosted.get(id) ?? 0) + 1);
+  }
+  const twice = [...timesPosted.values()].filter((n) => n > 1).length;
   await bot.stop();
   await sim.close();
   const peak = Math.max(...samples.map(([, r]) => r));
@@ -323,9 +330,9 @@ async function pushPhase(bareRss: number, slack: SlackApiServer, token: string):
   const label = `push, ${PUSH_ASSETS.toLocaleString('en-US')} assets, CP ${CP_ID} user + EU ${eu.orgId} user (${assets} assets in the bot's directory)`;
   return [
     { name: `${label}: bot RSS peak`, value: MiB(peak), baseline: `${MiB(bareRss)} bare Node`, ratio: `${(peak / bareRss).toFixed(2)}x`, target: '< 300 MiB', met: peak < 300 * 1048576 },
-    { name: `${label}: event-to-Slack p95 (${raised.length} faults, one per 1.5 s)`, value: `${p95.toFixed(0)} ms`, target: '< 2000 ms', met: p95 < 2000 },
+    { name: `${label}: event-to-Slack p95 (${raised.length} faults, one per 3.2 s)`, value: `${p95.toFixed(0)} ms`, target: '< 2000 ms', met: p95 < 2000 },
     { name: `${label}: faults lost`, value: String(lost), target: '0', met: lost === 0 },
-    { name: `${label}: alert messages for ${raised.length} faults each pushed to two users`, value: String(alertPosts), target: String(raised.length), met: alertPosts === raised.length },
+    { name: `${label}: faults posted more than once (each was pushed to both users)`, value: String(twice), target: '0', met: twice === 0 },
   ];
 }
 
