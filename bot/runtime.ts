@@ -61,6 +61,11 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const commands = new CommandHandler({ platform: options.commandPlatform ?? platform, directory, store, command: config.command, logger, sources: () => sources() });
   // Calls left in the outbox by the previous run go out first.
   dispatcher.kick();
+  // A lag warning goes to Slack once per episode, in the default channel (B50).
+  const notifyLate = (text: string) => {
+    store.enqueue(config.alerts.defaultChannel, { kind: 'source_lag', text });
+    dispatcher.kick();
+  };
   let poll: PollSource | undefined;
   const push: PushReceiver[] = [];
   let started = false;
@@ -68,7 +73,14 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     await directory.ensure();
     if (config.source.kind === 'push') {
       if (!options.push?.length) throw new Error('source.kind is push but no data-subscription user is configured (DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC)');
-      const merge = new PushMerge();
+      const merge = new PushMerge({
+        thresholdSeconds: config.source.lagWarningSeconds,
+        late: (text) => {
+          logger.warn(`push: ${text}`);
+          notifyLate(text);
+        },
+        caughtUp: (seconds) => logger.info(`push: caught up, lag ${seconds} s`),
+      });
       for (const settings of options.push) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled, merge));
       const connected = new Set<PushReceiver>(push);
       for (const receiver of push) {
@@ -80,12 +92,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         { kind: 'push', lagSeconds: merge.lagSeconds(), lagThresholdSeconds: config.source.lagWarningSeconds, receivers: { connected: connected.size, configured: push.length }, merged: { handled: merge.handled, duplicates: merge.duplicates } },
       ];
     } else {
-      // The lag warning goes to Slack once per episode, in the default channel.
-      const notify = (text: string) => {
-        store.enqueue(config.alerts.defaultChannel, { kind: 'source_lag', text });
-        dispatcher.kick();
-      };
-      const started = startPollSource({ engine, platform, directory, store, config, logger, budget: options.budget, notify });
+      const started = startPollSource({ engine, platform, directory, store, config, logger, budget: options.budget, notify: notifyLate });
       poll = started;
       sources = () => [started.status()];
     }

@@ -1,10 +1,10 @@
-import type { PushSettings } from '../../bot/alerts/sources/push';
+import { PushMerge, type PushSettings } from '../../bot/alerts/sources/push';
 import { parseConfig } from '../../bot/config/load';
 import { createPlatformClient } from '../../bot/platform/client';
 import { configuredPushUsers, createPushUsers, pushPasswords } from '../../bot/platform/push-user';
 import { type Bot, startBot } from '../../bot/runtime';
 import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
-import { createPushReceiver } from '../../shared/push';
+import { createPushReceiver, type PushMessage } from '../../shared/push';
 import { startSimulator, type Simulator } from '../../simulator';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
 import { shutdown } from './harness';
@@ -121,4 +121,22 @@ test('--create-push-user again: an organization that has its user is reported, n
   const printed = await createPushUsers(config, env, { ...base(), ...credential(1) }, sim.info.pushUrls.amqp, logger);
   expect(printed).toMatch(/^# again: not created \(the organization already has a data-subscription user/);
   expect(printed).not.toContain('X_PASSWORD=');
+});
+
+test('a push lag above the threshold is reported once, until it is back under', async () => {
+  const late: string[] = [];
+  const caughtUp: number[] = [];
+  const merge = new PushMerge({ thresholdSeconds: 60, late: (text) => late.push(text), caughtUp: (s) => caughtUp.push(s) });
+  const message = (id: string, ageMs: number) => ({ id, dataType: 'AssetEvent', assetId: 1, time: new Date(Date.now() - ageMs).toISOString(), record: {}, raw: {} }) as unknown as PushMessage;
+  let handled = 0;
+  const handle = async () => {
+    handled++;
+  };
+  await merge.once(message('a', 10 * 60_000), handle);
+  await merge.once(message('b', 11 * 60_000), handle);
+  await merge.once(message('b', 11 * 60_000), handle); // another user's delivery of the same message
+  expect(late).toEqual(['pushed data arrives 10 min after the platform produced it (threshold 1 min): the queue is behind or the broker delivers late.']);
+  await merge.once(message('c', 1000), handle);
+  expect(caughtUp).toEqual([1]);
+  expect({ handled, duplicates: merge.duplicates, lagSeconds: merge.lagSeconds() }).toEqual({ handled: 3, duplicates: 1, lagSeconds: 1 });
 });

@@ -21,8 +21,12 @@ const LAG_FRESH_MS = 60_000;
 export class PushMerge {
   private readonly handling = new Map<string, Promise<void>>();
   private lastLag = { at: 0, ms: 0 };
+  private late = false;
   duplicates = 0;
   handled = 0;
+
+  /** `late` is called once when the lag crosses `thresholdSeconds`, again only after it was back under. */
+  constructor(private readonly lag: { thresholdSeconds: number; late(text: string): void; caughtUp(seconds: number): void } | undefined = undefined) {}
 
   async once(message: PushMessage, handle: () => Promise<void>): Promise<void> {
     const earlier = this.handling.get(message.id);
@@ -53,6 +57,14 @@ export class PushMerge {
     this.handled++;
     const time = Date.parse(message.time);
     if (Number.isFinite(time)) this.lastLag = { at: Date.now(), ms: Math.max(0, Date.now() - time) };
+    const seconds = this.lagSeconds();
+    if (this.lag && seconds > this.lag.thresholdSeconds && !this.late) {
+      this.late = true;
+      this.lag.late(`pushed data arrives ${Math.round(seconds / 60)} min after the platform produced it (threshold ${Math.round(this.lag.thresholdSeconds / 60)} min): the queue is behind or the broker delivers late.`);
+    } else if (this.lag && seconds <= this.lag.thresholdSeconds && this.late) {
+      this.late = false;
+      this.lag.caughtUp(seconds);
+    }
   }
 
   /** Seconds between the platform producing the last message and the bot committing it; 0 when idle. */
