@@ -58,7 +58,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     logger,
   });
   const engine = new AlertEngine(store, config, (id) => directory.ref(id), () => dispatcher.kick());
-  const commands = new CommandHandler({ platform: options.commandPlatform ?? platform, directory, store, command: config.command, logger, sources: () => sources() });
+  const commands = new CommandHandler({ platform: options.commandPlatform ?? platform, fleetPlatform: platform, directory, store, command: config.command, logger, sources: () => sources() });
   // Calls left in the outbox by the previous run go out first.
   dispatcher.kick();
   // A lag warning goes to Slack once per episode, in the default channel (B50).

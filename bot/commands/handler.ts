@@ -25,6 +25,11 @@ export interface CommandDeps {
   healthBudgetMs?: number;
   /** Lag of the alert sources, shown by `health` (B46). */
   sources?: () => SourceStatus[];
+  /**
+   * The client for reads over the whole fleet (`health`'s conditions): behind commands in the
+   * request budget, like polling, so one `health` on 10,000 assets does not stall alerts (B46).
+   */
+  fleetPlatform?: DrivePlatform;
 }
 
 function listRef(a: AssetListItem): AssetRef {
@@ -177,7 +182,7 @@ export class CommandHandler {
     return Promise.all(
       stale.map((a) =>
         limiter.run(async () => {
-          const conditions = await this.deps.platform.assetData.getConditions({ assetId: a.id }).catch(() => undefined);
+          const conditions = await (this.deps.fleetPlatform ?? this.deps.platform).assetData.getConditions({ assetId: a.id }).catch(() => undefined);
           const overall = conditions?.find((c) => c.type === 'Overall');
           if (overall) this.overall.set(a.id, { status: overall.status, at: Date.now() });
         }),
