@@ -61,24 +61,42 @@ export class AlertEngine {
   commitCatchUp(collected: ReadonlyArray<{ alert: AlertRecord; channels: string[] }>, since: string, listed: number): number {
     let recorded = 0;
     this.store.transaction(() => {
-      const byChannel = new Map<string, AlertRecord[]>();
-      for (const { alert, channels } of collected) {
-        if (this.store.getEvent(alert.key)) continue; // another source posted it meanwhile
-        this.store.putEvent(alert);
-        recorded++;
-        for (const channel of channels) {
-          const list = byChannel.get(channel) ?? [];
-          list.push(alert);
-          byChannel.set(channel, list);
-        }
-      }
-      for (const [channel, alerts] of byChannel) {
+      // Only those another source did not post meanwhile.
+      const fresh = collected.filter(({ alert }) => !this.store.getEvent(alert.key));
+      for (const { alert } of fresh) this.store.putEvent(alert);
+      recorded = fresh.length;
+      for (const [channel, alerts] of byChannel(fresh.map((c) => ({ item: c.alert, channels: c.channels })))) {
         alerts.sort((a, b) => b.eventTime.localeCompare(a.eventTime));
         const bySeverity: Record<string, number> = {};
         for (const a of alerts) bySeverity[a.severity] = (bySeverity[a.severity] ?? 0) + 1;
         const summary = { since, total: alerts.length, stillOpen: alerts.filter((a) => a.status === 'Open').length, bySeverity, listed: alerts.slice(0, listed) };
         this.store.enqueue(channel, { kind: 'catch_up', summary, keys: alerts.map((a) => a.key) });
       }
+    });
+    if (recorded > 0) this.onEnqueued();
+    return recorded;
+  }
+
+  /**
+   * CBM units never seen before that are Yellow or Red, as alerts, without recording them: at a
+   * start they are the fleet's standing state, collected into one CBM digest per channel (B47).
+   */
+  async cbmFirstSightings(assetId: number, results: readonly CbmResult[]): Promise<Array<{ cbm: CbmAlert; channels: string[] }>> {
+    if (!this.config.cbm.enabled) return [];
+    const fresh = results.filter((u) => ALERTING.has(u.deviceUnitStatus) && this.store.getCbmStatus(cbmKey(assetId, u.deviceUnitType)) === undefined);
+    if (fresh.length === 0) return [];
+    const asset = await this.resolveAsset(assetId);
+    return fresh.map((u) => ({ cbm: toCbmAlert(cbmKey(assetId, u.deviceUnitType), asset, u), channels: routeAlert(this.config.alerts, asset, cbmSeverity(u.deviceUnitStatus)) }));
+  }
+
+  /** Records collected first sightings (those still unknown) and one CBM digest per channel, in one transaction. */
+  commitCbmCatchUp(collected: ReadonlyArray<{ cbm: CbmAlert; channels: string[] }>, day: string): number {
+    let recorded = 0;
+    this.store.transaction(() => {
+      const fresh = collected.filter(({ cbm }) => this.store.getCbmStatus(cbm.key) === undefined);
+      for (const { cbm } of fresh) this.store.putCbmStatus(cbm);
+      recorded = fresh.length;
+      for (const [channel, units] of byChannel(fresh.map((c) => ({ item: c.cbm, channels: c.channels })))) this.store.enqueue(channel, { kind: 'cbm_digest', units, day });
     });
     if (recorded > 0) this.onEnqueued();
     return recorded;
@@ -112,6 +130,19 @@ export class AlertEngine {
     if (posted) this.onEnqueued();
     return posted;
   }
+}
+
+/** Items grouped by the channels each goes to, in order. */
+function byChannel<T>(routed: ReadonlyArray<{ item: T; channels: readonly string[] }>): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const { item, channels } of routed) {
+    for (const channel of channels) {
+      const list = groups.get(channel) ?? [];
+      list.push(item);
+      groups.set(channel, list);
+    }
+  }
+  return groups;
 }
 
 /** What a stored CBM status names when nothing was posted about it (its next post resolves the asset). */
