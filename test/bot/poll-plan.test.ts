@@ -1,4 +1,5 @@
 import { describePlan, planPass } from '../../bot/alerts/sources/poll-plan';
+import { sourceGauges, sourcesReadiness } from '../../bot/alerts/sources/status';
 
 const quiet = (n: number, from = 1000) => Array.from({ length: n }, (_, i) => ({ id: from + i, readThrough: i }));
 
@@ -34,4 +35,17 @@ test('a budget too small for the interval still reads every quiet asset within t
 test('CBM reads due count against the pass', () => {
   const withCbm = planPass({ intervalMs: 30_000, perSecond: 40, busy: [], quiet: quiet(5_000), maxQuietLagMs: 900_000, extraRequests: 200 });
   expect(withCbm.quietPerPass).toBe(1000);
+});
+
+test('readiness and gauges of the alert sources', () => {
+  const poll = { kind: 'poll' as const, lagSeconds: 1500, busyLagSeconds: 20, lagThresholdSeconds: 1200, setAside: { events: 2, cbm: 7 } };
+  const push = { kind: 'push' as const, lagSeconds: 0, lagThresholdSeconds: 1200, receivers: { connected: 1, configured: 2 } };
+  expect(sourcesReadiness([poll, push])).toEqual({ ready: false, reasons: ['alerts by poll are 1500 s behind (threshold 1200 s)', '1 of 2 push users not connected'] });
+  expect(sourcesReadiness([{ ...poll, lagSeconds: 30 }]).ready).toBe(true);
+  expect(sourceGauges([poll]).map((g) => [g.name, g.labels, g.value])).toEqual([
+    ['drive_bot_source_lag_seconds', { source: 'poll' }, 1500],
+    ['drive_bot_source_busy_lag_seconds', { source: 'poll' }, 20],
+    ['drive_bot_poll_set_aside_assets', { function: 'events' }, 2],
+    ['drive_bot_poll_set_aside_assets', { function: 'cbm' }, 7],
+  ]);
 });
