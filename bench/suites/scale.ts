@@ -130,6 +130,8 @@ class BotProcess {
         DRIVE_MONITORING_API_KEY: credential.apiKey,
         DRIVE_MONITORING_API_SECRET: credential.apiSecret,
         DRIVE_MONITORING_API_SCOPE_ID: sim.info.apiScopeId,
+        // SCALE_BOT_NODE_OPTIONS, e.g. --max-old-space-size=96: tells lazy GC apart from a leak.
+        ...(process.env.SCALE_BOT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SCALE_BOT_NODE_OPTIONS } : {}),
         ...extraEnv,
       },
     });
