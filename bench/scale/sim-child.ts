@@ -29,7 +29,8 @@ function drain(): Read[] {
   for (const r of sim.requests.entries) {
     const key = `${r.endpoint ?? 'other'}:${r.status}`;
     counts[key] = (counts[key] ?? 0) + 1;
-    if (r.endpoint === 'E14' && r.status === 200) {
+    // Status 0: still in flight when the log is read (it is answered after; refusals are 4xx).
+    if (r.endpoint === 'E14' && (r.status === 200 || r.status === 0)) {
       reads.push({ assetId: Number(/assetdata\/(\d+)\//.exec(r.path)?.[1]), at: Date.parse(r.time), end: Date.parse(r.query.endTime ?? '') });
     }
   }

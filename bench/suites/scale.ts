@@ -292,7 +292,8 @@ async function pushPhase(bareRss: number, slack: SlackApiServer, token: string):
   const assets = Number(/(\d+) assets/.exec(ready?.text ?? '')?.[1] ?? 0);
   const pool = (await sim.call({ op: 'assets', orgIds: [eu.orgId] })) as number[];
   const postedAt = new Map<string, number>();
-  let seenPosts = 0;
+  // Event ids restart in every simulator: only this phase's posts count.
+  let seenPosts = slack.posts().length;
   let done = false;
   const watcher = (async () => {
     while (!done) {
