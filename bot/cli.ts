@@ -10,8 +10,9 @@ import { ConfigError, loadConfigFile } from './config/load';
 import type { BotConfig } from './config/schema';
 import { startEmbeddedPlatform } from './embedded';
 import { type BotLogger, createLogger, errorText, redact } from './log';
-import { createPlatformClient } from './platform/client';
-import { ensurePushUser } from './platform/push-user';
+import { RequestBudget } from './platform/budget';
+import { createBudgetedPlatform, createPlatformClient } from './platform/client';
+import { configuredPushUsers, createPushUsers, ensurePushUser, pushPasswords } from './platform/push-user';
 import type { DrivePlatform } from './platform/types';
 import { cached } from './ops/readiness';
 import { opsSettingsFromEnv, startOpsServer, type OpsServer } from './ops/server';
@@ -42,6 +43,8 @@ Operations: --ops-port N (or DRIVE_BOT_OPS_PORT; 0 picks a free port) serves GET
 
 interface PlatformSetup {
   platform: DrivePlatform;
+  commandPlatform?: DrivePlatform;
+  budget?: RequestBudget;
   push: PushSettings[];
   close(): Promise<void>;
   demo?: () => void;
@@ -82,15 +85,22 @@ async function setUpPlatform(env: BotEnv, config: BotConfig, logger: BotLogger):
       },
     };
   }
-  const client = createPlatformClient(platformCredentials(env), logger, { concurrency: config.source.concurrency });
+  const budget = new RequestBudget(config.source.maxRequestsPerSecond, {
+    maxConcurrency: Math.max(config.source.concurrency, 16),
+    onSlowDown: (perSecond) => logger.warn(`platform: answered 429 (too many requests); request budget lowered to ${perSecond.toFixed(1)}/s for a while`),
+  });
+  const clients = createBudgetedPlatform(platformCredentials(env), logger, budget);
   let push: PushSettings[] = [];
   if (config.source.kind === 'push') {
-    push = env.DRIVE_MONITORING_PUSH_URL
-      ? [{ url: env.DRIVE_MONITORING_PUSH_URL, userName: env.DRIVE_MONITORING_PUSH_USER as string, password: env.DRIVE_MONITORING_PUSH_PASSWORD as string, topic: env.DRIVE_MONITORING_PUSH_TOPIC as string }]
+    push = env.DRIVE_MONITORING_PUSH_URL && env.DRIVE_MONITORING_PUSH_USER
+      ? [{ url: env.DRIVE_MONITORING_PUSH_URL, userName: env.DRIVE_MONITORING_PUSH_USER, password: env.DRIVE_MONITORING_PUSH_PASSWORD as string, topic: env.DRIVE_MONITORING_PUSH_TOPIC as string }]
       : [];
-    if (push.length === 0) throw new ConfigError('source.kind is push: set DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD and _TOPIC (the data-subscription user), or use source.kind: poll');
+    push.push(...configuredPushUsers(config, process.env, env.DRIVE_MONITORING_PUSH_URL));
+    if (push.length === 0) {
+      throw new ConfigError('source.kind is push: set DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD and _TOPIC (the data-subscription user) or list source.pushUsers, or use source.kind: poll');
+    }
   }
-  return { platform: client, push, close: () => client.close() };
+  return { platform: clients.platform, commandPlatform: clients.commandPlatform, budget, push, close: () => clients.close() };
 }
 
 async function main(): Promise<void> {
@@ -101,8 +111,8 @@ async function main(): Promise<void> {
   }
   const env = readEnv(process.env);
   const ops = opsSettingsFromEnv(values['ops-port'] === undefined ? process.env : { ...process.env, DRIVE_BOT_OPS_PORT: values['ops-port'] });
-  const logger = createLogger({ level: env.LOG_LEVEL, secrets: secretsOf(env) });
   let config = loadConfigFile(values.config ?? env.DRIVE_BOT_CONFIG);
+  const logger = createLogger({ level: env.LOG_LEVEL, secrets: [...secretsOf(env), ...pushPasswords(config, process.env)] });
   const embedded = env.DRIVE_MONITORING_BASE_URL === undefined;
   const terminal = env.SLACK_BOT_TOKEN === undefined;
   // The simulator's fleet is new at every start, so its state must be too; a real platform's lasts.
@@ -113,6 +123,11 @@ async function main(): Promise<void> {
   if (values['create-push-user'] !== undefined) {
     // One-off set-up against a real platform: prints the user to put in the environment.
     if (embedded) throw new ConfigError('--create-push-user needs the platform credentials (DRIVE_MONITORING_BASE_URL, ...)');
+    if (config.source.pushUsers.length > 0) {
+      // One user per configured organization (B49); prints what to put in the config and environment.
+      process.stdout.write(await createPushUsers(config, process.env, platformCredentials(env), values['create-push-user'], logger));
+      return;
+    }
     const user = await ensurePushUser(createPlatformClient(platformCredentials(env), logger), values['create-push-user'], 'drive-bot', config.cbm.enabled);
     process.stdout.write(`DRIVE_MONITORING_PUSH_URL=${user.url}\nDRIVE_MONITORING_PUSH_USER=${user.userName}\nDRIVE_MONITORING_PUSH_PASSWORD=${user.password}\nDRIVE_MONITORING_PUSH_TOPIC=${user.topic}\n`);
     return;
@@ -126,7 +141,18 @@ async function main(): Promise<void> {
   const messages = terminal
     ? new TerminalMessageSink(write, mkdtempSync(path.join(tmpdir(), 'drive-bot-files-')))
     : new SlackMessageSink(createMessageClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL));
-  const bot = await startBot({ config, platform: setup.platform, sink, logger, push: setup.push, messages, now: setup.now, lenient: values.lenient }).catch(async (error: unknown) => {
+  const bot = await startBot({
+    config,
+    platform: setup.platform,
+    commandPlatform: setup.commandPlatform,
+    budget: setup.budget,
+    sink,
+    logger,
+    push: setup.push,
+    messages,
+    now: setup.now,
+    lenient: values.lenient,
+  }).catch(async (error: unknown) => {
     await setup.close();
     throw error;
   });

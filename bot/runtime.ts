@@ -4,8 +4,10 @@ import { enqueueCbmDigestIfDue } from './alerts/cbm-digest';
 import { Dispatcher } from './alerts/dispatcher';
 import { AlertEngine } from './alerts/engine';
 import type { NoticeSink } from './alerts/sink';
-import { type PushExtras, type PushSettings, pushSourceName, startPushSource } from './alerts/sources/push';
-import { type PollSource, startPollSource } from './alerts/sources/poll';
+import { type PushExtras, PushMerge, type PushSettings, pushSourceName, startPushSource } from './alerts/sources/push';
+import { type PollSource, type SourceStatus, startPollSource } from './alerts/sources/poll';
+import { sourceGauges, sourcesReadiness } from './alerts/sources/status';
+import type { RequestBudget } from './platform/budget';
 import { CommandHandler } from './commands/handler';
 import { type ConnectivityPoll, startConnectivityPoll } from './connectivity/poll';
 import { ConnectivityTracker } from './connectivity/tracker';
@@ -19,7 +21,7 @@ import { ConfigError } from './config/load';
 import { fleetNames, routeProblems } from './config/route-check';
 import type { BotConfig } from './config/schema';
 import type { BotLogger } from './log';
-import { lastSuccessfulPass, trackOutbox } from './ops/metrics';
+import { lastSuccessfulPass, trackOutbox, trackSources } from './ops/metrics';
 import { Readiness, recentSuccess } from './ops/readiness';
 import { AssetDirectory } from './platform/directory';
 import type { DrivePlatform } from './platform/types';
@@ -42,6 +44,10 @@ export interface BotOptions {
   messages?: MessageSink;
   /** Routes naming unknown organizations, groups or plants are warned about instead of refused. */
   lenient?: boolean;
+  /** The client `/drive` commands use: the same budget as `platform`, served first (B46). Default `platform`. */
+  commandPlatform?: DrivePlatform;
+  /** The request budget both clients spend from, for status. */
+  budget?: RequestBudget;
 }
 
 /** The bot minus its Slack front: state, fleet directory, alert pipeline and command handler. */
@@ -72,6 +78,9 @@ export interface Bot {
    * adds its own figure with readiness.register(name, check).
    */
   readiness: Readiness;
+  /** Lag and state of each alert source, for `/drive health`, `/readyz` and `/metrics`. */
+  sources(): SourceStatus[];
+  budget?: RequestBudget;
   stop(): Promise<void>;
 }
 
@@ -93,6 +102,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   // The on-call layer enqueues through the dispatcher, which renders with it: a late binding.
   const kick = () => dispatcher.kick();
   const oncall = new OnCall(store, config, directory, kick, async () => fleetNames(await platform.organization.getNodes()).plants);
+  let sources: () => SourceStatus[] = () => [];
   const dispatcher = new Dispatcher(store, sink, {
     postsPerSecond: config.alerts.maxMessagesPerSecond,
     stormPerMinute: config.alerts.stormPerMinute,
@@ -123,9 +133,27 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     ? new ReportService({ platform, directory, store, sink: options.messages, logger, now, pollOnly: config.source.kind === 'poll', connectivity })
     : undefined;
   const trends = new TrendService({ platform, directory, sink: options.messages, timeZone: config.timeZone, logger, now });
-  const commands = new CommandHandler({ platform, directory, store, command: config.command, logger, connectivity, reports, now, trends, oncall });
+  const commands = new CommandHandler({
+    platform: options.commandPlatform ?? platform,
+    fleetPlatform: platform,
+    directory,
+    store,
+    command: config.command,
+    logger,
+    connectivity,
+    reports,
+    now,
+    trends,
+    oncall,
+    sources: () => sources(),
+  });
   // Calls left in the outbox by the previous run go out first.
   dispatcher.kick();
+  // A lag warning goes to Slack once per episode, in the default channel (B50).
+  const notifyLate = (text: string) => {
+    store.enqueue(config.alerts.defaultChannel, { kind: 'source_lag', text });
+    dispatcher.kick();
+  };
   let poll: PollSource | undefined;
   let connectivityPoll: ConnectivityPoll | undefined;
   const push: PushReceiver[] = [];
@@ -145,10 +173,29 @@ export async function startBot(options: BotOptions): Promise<Bot> {
           }
         },
       };
-      for (const settings of options.push) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled, extras));
+      const merge = new PushMerge({
+        thresholdSeconds: config.source.lagWarningSeconds,
+        late: (text) => {
+          logger.warn(`push: ${text}`);
+          notifyLate(text);
+        },
+        caughtUp: (seconds) => logger.info(`push: caught up, lag ${seconds} s`),
+      });
+      for (const settings of options.push) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled, extras, merge));
       options.push.forEach((settings, i) => receiverTopics.set(push[i], settings.topic));
+      const connected = new Set<PushReceiver>(push);
+      for (const receiver of push) {
+        receiver.on('connected', () => connected.add(receiver));
+        receiver.on('disconnected', () => connected.delete(receiver));
+        receiver.on('end', () => connected.delete(receiver));
+      }
+      sources = () => [
+        { kind: 'push', lagSeconds: merge.lagSeconds(), lagThresholdSeconds: config.source.lagWarningSeconds, receivers: { connected: connected.size, configured: push.length }, merged: { handled: merge.handled, duplicates: merge.duplicates } },
+      ];
     } else {
-      poll = startPollSource({ engine, platform, directory, store, config, logger });
+      const polling = startPollSource({ engine, platform, directory, store, config, logger, budget: options.budget, notify: notifyLate });
+      poll = polling;
+      sources = () => [polling.status()];
       if (connectivity) connectivityPoll = startConnectivityPoll({ tracker: connectivity, platform, directory, config, logger, now });
     }
     started = true;
@@ -166,6 +213,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   // Reports left Creating by the previous run are looked up now.
   if (reports) void reports.checkPending();
   const readiness = sourceReadiness(config, push);
+  // Late alerts make the bot not ready, as a broken source does (B46).
+  readiness.register('lag', () => {
+    const { ready, reasons } = sourcesReadiness(sources());
+    return { ok: ready, detail: ready ? 'alerts on time' : reasons.join('; ') };
+  });
+  const untrackSources = trackSources(() => sourceGauges(sources(), options.budget?.status()));
   const untrackOutbox = trackOutbox(() => store.countPending());
   const digestTimer = setInterval(() => {
     if (enqueueCbmDigestIfDue(store, config)) dispatcher.kick();
@@ -202,9 +255,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         oncall.mutes(now()).map((s) => ({ target: s.label, until: new Date(s.until).toISOString(), reason: s.reason, by: s.createdBy })),
     }),
     readiness,
+    sources: () => sources(),
+    budget: options.budget,
     async stop() {
       clearInterval(digestTimer);
       untrackOutbox();
+      untrackSources();
       await reportSchedule?.close();
       reports?.close();
       clearInterval(oncallTimer);
@@ -213,6 +269,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       await connectivityPoll?.close();
       // After its sources: an observation arriving while they close must not outlive the store.
       connectivity?.close();
+      options.budget?.close();
       await dispatcher.stop();
       store.close();
     },

@@ -33,7 +33,10 @@ export class Platform {
     this.series = new SeriesSource(seed);
     this.health = new HealthModel(seed);
     this.backups = new BackupSource(seed);
-    this.subscribers = new SubscriberStore(this.bus, () => clock.now());
+    this.subscribers = new SubscriberStore(this.bus, () => clock.now(), (viewerId, orgId) => {
+      const viewer = this.store.org(viewerId);
+      return viewer !== undefined && this.store.canSeeOrg(viewer, orgId);
+    });
     this.links = new LinkSigner(() => this.baseUrl, () => clock.wallNow());
   }
 

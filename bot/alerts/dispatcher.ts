@@ -347,6 +347,19 @@ export class Dispatcher {
       case 'connectivity':
         await this.sendConnectivity(channel, call, item.outage, item.returned);
         break;
+      case 'catch_up': {
+        // Closes of the alerts it covers then go to its thread, as for a storm digest.
+        const { ts, channelId } = await this.postOnce(call, 'post', channel, { kind: 'catch_up', summary: item.summary });
+        this.store.transaction(() => {
+          for (const key of item.keys) this.store.putMessage(key, { channel, channelId, ts, via: 'digest' });
+          this.store.complete([call.id]);
+        });
+        this.stats.digests++;
+        return;
+      }
+      case 'source_lag':
+        await this.postOnce(call, 'post', channel, { kind: 'source_lag', text: item.text });
+        break;
     }
     this.store.complete([call.id]);
   }

@@ -32,20 +32,7 @@ export class AlertEngine {
     const known = this.store.getEvent(key);
     if (known && (known.status === status || known.status === 'Close')) return false;
     const asset = known?.alert.asset ?? (await this.resolveAsset(assetId));
-    const alert: AlertRecord = {
-      key,
-      eventId: String(event.id),
-      severity,
-      asset,
-      code: event.eventCode ?? '',
-      content: event.content ?? '',
-      eventTime: event.eventDateTime ?? new Date().toISOString(),
-      status,
-      closeReason: event.closeReason ?? undefined,
-      closeAt: event.closeAt ?? undefined,
-      deviceWorkStatus: event.deviceWorkStatus ?? undefined,
-      hasLogger: event.isHasEventLogger === true,
-    };
+    const alert = toAlertRecord(key, asset, event, status);
     const changed = this.store.transaction(() => {
       const again = this.store.getEvent(key); // another source may have won the race
       if (again && (again.status === status || again.status === 'Close')) return false;
@@ -61,11 +48,72 @@ export class AlertEngine {
     return changed;
   }
 
+  /**
+   * An event never seen before, as the alert it would be, without recording anything: a
+   * catch-up (B47) collects these and commits them together with one summary per channel.
+   */
+  async newAlert(assetId: number, event: PlatformEvent): Promise<{ alert: AlertRecord; channels: string[] } | undefined> {
+    if (!meetsSeverity(event.eventType, this.config.alerts.minSeverity)) return undefined;
+    const key = eventKey(assetId, event.id);
+    if (this.store.getEvent(key)) return undefined;
+    const asset = await this.resolveAsset(assetId);
+    const alert = toAlertRecord(key, asset, event, event.eventStatus === 'Close' ? 'Close' : 'Open');
+    return { alert, channels: routeAlert(this.config.alerts, asset, alert.severity) };
+  }
+
+  /** Records collected alerts (those still unknown) and one catch-up message per channel, in one transaction. */
+  commitCatchUp(collected: ReadonlyArray<{ alert: AlertRecord; channels: string[] }>, since: string, listed: number): number {
+    let recorded = 0;
+    this.store.transaction(() => {
+      // Only those another source did not post meanwhile.
+      const fresh = collected.filter(({ alert }) => !this.store.getEvent(alert.key));
+      for (const { alert } of fresh) this.store.putEvent(alert);
+      recorded = fresh.length;
+      for (const [channel, alerts] of byChannel(fresh.map((c) => ({ item: c.alert, channels: c.channels })))) {
+        alerts.sort((a, b) => b.eventTime.localeCompare(a.eventTime));
+        const bySeverity: Record<string, number> = {};
+        for (const a of alerts) bySeverity[a.severity] = (bySeverity[a.severity] ?? 0) + 1;
+        const summary = { since, total: alerts.length, stillOpen: alerts.filter((a) => a.status === 'Open').length, bySeverity, listed: alerts.slice(0, listed) };
+        this.store.enqueue(channel, { kind: 'catch_up', summary, keys: alerts.map((a) => a.key) });
+      }
+    });
+    if (recorded > 0) this.onEnqueued();
+    return recorded;
+  }
+
+  /**
+   * CBM units never seen before that are Yellow or Red, as alerts, without recording them: at a
+   * start they are the fleet's standing state, collected into one CBM digest per channel (B47).
+   */
+  async cbmFirstSightings(assetId: number, results: readonly CbmResult[]): Promise<Array<{ cbm: CbmAlert; channels: string[] }>> {
+    if (!this.config.cbm.enabled) return [];
+    const fresh = results.filter((u) => ALERTING.has(u.deviceUnitStatus) && this.store.getCbmStatus(cbmKey(assetId, u.deviceUnitType)) === undefined);
+    if (fresh.length === 0) return [];
+    const asset = await this.resolveAsset(assetId);
+    return fresh.map((u) => ({ cbm: toCbmAlert(cbmKey(assetId, u.deviceUnitType), asset, u), channels: routeAlert(this.config.alerts, asset, cbmSeverity(u.deviceUnitStatus)) }));
+  }
+
+  /** Records collected first sightings (those still unknown) and one CBM digest per channel, in one transaction. */
+  commitCbmCatchUp(collected: ReadonlyArray<{ cbm: CbmAlert; channels: string[] }>, day: string): number {
+    let recorded = 0;
+    this.store.transaction(() => {
+      const fresh = collected.filter(({ cbm }) => this.store.getCbmStatus(cbm.key) === undefined);
+      for (const { cbm } of fresh) this.store.putCbmStatus(cbm);
+      recorded = fresh.length;
+      for (const [channel, units] of byChannel(fresh.map((c) => ({ item: c.cbm, channels: c.channels })))) this.store.enqueue(channel, { kind: 'cbm_digest', units, day });
+    });
+    if (recorded > 0) this.onEnqueued();
+    return recorded;
+  }
+
   async observeCbm(assetId: number, results: readonly CbmResult[]): Promise<boolean> {
     if (!this.config.cbm.enabled) return false;
     const changes = results.filter((unit) => this.store.getCbmStatus(cbmKey(assetId, unit.deviceUnitType)) !== unit.deviceUnitStatus);
     if (changes.length === 0) return false;
-    const asset = await this.resolveAsset(assetId);
+    // The asset's detail (E8) only when something will be posted: a first sighting of Good or
+    // Gray across a fleet must not read every drive's detail (B48).
+    const posts = changes.some((u) => ALERTING.has(u.deviceUnitStatus) || ALERTING.has(this.store.getCbmStatus(cbmKey(assetId, u.deviceUnitType)) ?? ''));
+    const asset = posts ? await this.resolveAsset(assetId) : unresolvedAsset(assetId);
     let posted = false;
     this.store.transaction(() => {
       for (const unit of changes) {
@@ -86,6 +134,41 @@ export class AlertEngine {
     if (posted) this.onEnqueued();
     return posted;
   }
+}
+
+/** Items grouped by the channels each goes to, in order. */
+function byChannel<T>(routed: ReadonlyArray<{ item: T; channels: readonly string[] }>): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const { item, channels } of routed) {
+    for (const channel of channels) {
+      const list = groups.get(channel) ?? [];
+      list.push(item);
+      groups.set(channel, list);
+    }
+  }
+  return groups;
+}
+
+/** What a stored CBM status names when nothing was posted about it (its next post resolves the asset). */
+function unresolvedAsset(id: number): AssetRef {
+  return { id, name: `asset ${id}`, serialNumber: '-', organization: '', group: '', plant: '' };
+}
+
+function toAlertRecord(key: string, asset: AssetRef, event: PlatformEvent, status: 'Open' | 'Close'): AlertRecord {
+  return {
+    key,
+    eventId: String(event.id),
+    severity: event.eventType,
+    asset,
+    code: event.eventCode ?? '',
+    content: event.content ?? '',
+    eventTime: event.eventDateTime ?? new Date().toISOString(),
+    status,
+    closeReason: event.closeReason ?? undefined,
+    closeAt: event.closeAt ?? undefined,
+    deviceWorkStatus: event.deviceWorkStatus ?? undefined,
+    hasLogger: event.isHasEventLogger === true,
+  };
 }
 
 export function toCbmAlert(key: string, asset: AssetRef, unit: CbmResult, previous?: string): CbmAlert {

@@ -78,7 +78,11 @@ export type OutboxItem =
   /** A thread reply re-announcing an open, unacknowledged fault, mentioning the on-call. */
   | { kind: 'reminder'; key: string; level: 'remind' | 'escalate'; mentions: string[] }
   /** What happened during a silence that ended, and what is still open. */
-  | { kind: 'silence_summary'; summary: SilenceSummary };
+  | { kind: 'silence_summary'; summary: SilenceSummary }
+  /** What happened while the bot was away, one per channel (B47): `keys` of every alert it covers. */
+  | { kind: 'catch_up'; summary: CatchUpSummary; keys: string[] }
+  /** Polling is late (B48): posted once when the lag crosses the threshold. */
+  | { kind: 'source_lag'; text: string };
 
 export interface SilenceSummary {
   scope: string;
@@ -88,6 +92,16 @@ export interface SilenceSummary {
   endedBy?: string;
   /** Alerts recorded (not posted) during the silence, with their state when it ended. */
   alerts: AlertRecord[];
+}
+
+export interface CatchUpSummary {
+  /** ISO 8601 UTC: the start of the period covered. */
+  since: string;
+  total: number;
+  stillOpen: number;
+  bySeverity: Record<string, number>;
+  /** The most recent ones, newest first (the rest are counted). */
+  listed: AlertRecord[];
 }
 
 export function eventKey(assetId: number, eventId: string | number): string {

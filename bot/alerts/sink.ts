@@ -1,5 +1,5 @@
 import type { Outage } from '../connectivity/model';
-import type { AlertRecord, CbmAlert, SilenceSummary } from './model';
+import type { AlertRecord, CatchUpSummary, CbmAlert, SilenceSummary } from './model';
 
 export interface Posted {
   ts: string;
@@ -17,7 +17,9 @@ export type Notice =
   | { kind: 'connectivity'; outage: Outage }
   | { kind: 'connectivity_back'; outage: Outage; returned: number[] }
   | { kind: 'reminder'; alert: AlertRecord; level: 'remind' | 'escalate'; mentions: string[] }
-  | { kind: 'silence_summary'; summary: SilenceSummary };
+  | { kind: 'silence_summary'; summary: SilenceSummary }
+  | { kind: 'catch_up'; summary: CatchUpSummary }
+  | { kind: 'source_lag'; text: string };
 
 /** Where notices go: Slack's Web API, or the terminal. */
 export interface NoticeSink {

@@ -1,3 +1,4 @@
+import type { SourceStatus } from '../alerts/sources/poll';
 import type { AssetRef } from '../alerts/model';
 import type { AssetStatus, CbmSection, CommandResult } from '../commands/model';
 import type { Silence } from '../oncall/state';
@@ -89,6 +90,16 @@ function powerTrainBlocks(asset: AssetRef, members: readonly AssetStatus[], sile
 }
 
 /** Block Kit for a command's answer. */
+/** "Alerts by polling: 42 s behind (busy assets 12 s) · ..." for `/drive health` (B46). */
+function sourceLine(source: SourceStatus): string {
+  const late = source.lagSeconds > source.lagThresholdSeconds ? ' :warning: late' : '';
+  if (source.kind === 'push') {
+    return `Alerts by push: ${source.lagSeconds} s behind${late}${source.receivers ? `, ${source.receivers.connected} of ${source.receivers.configured} users connected` : ''}`;
+  }
+  const aside = source.setAside && source.setAside.events + source.setAside.cbm > 0 ? ` · set aside: ${source.setAside.events} for events, ${source.setAside.cbm} for CBM` : '';
+  return `Alerts by polling: ${source.lagSeconds} s behind${late} (busy assets ${source.busyLagSeconds ?? 0} s)${source.plan ? ` · ${source.plan}` : ''}${aside}`;
+}
+
 export function commandMessage(result: CommandResult, timeZone: string): SlackMessage {
   switch (result.kind) {
     case 'help':
@@ -126,6 +137,7 @@ export function commandMessage(result: CommandResult, timeZone: string): SlackMe
           divider(),
           section(`*Assets with open faults*\n${faults.length ? faults.join('\n') : 'none'}`),
           ...offlineBlocks(result.offlineByGroup),
+          ...(result.sources?.length ? [context(...result.sources.map(sourceLine))] : []),
         ],
       };
     }

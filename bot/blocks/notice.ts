@@ -2,6 +2,7 @@ import type { Notice } from '../alerts/sink';
 import { alertMessage, reminderReply, resolvedReply } from './alert';
 import { cbmDigestMessage, cbmMessage, cbmRecoveredReply } from './cbm';
 import { connectivityBackReply, connectivityMessage } from './connectivity';
+import { catchUpMessage, sourceLagMessage } from './catch-up';
 import { digestMessage } from './digest';
 import type { SlackMessage } from './kit';
 import { silenceSummaryMessage } from './silence';
@@ -28,5 +29,9 @@ export function noticeMessage(notice: Notice, timeZone: string): SlackMessage {
       return reminderReply(notice.alert, notice.level, notice.mentions, timeZone);
     case 'silence_summary':
       return silenceSummaryMessage(notice.summary, timeZone);
+    case 'catch_up':
+      return catchUpMessage(notice.summary, timeZone);
+    case 'source_lag':
+      return sourceLagMessage(notice.text);
   }
 }

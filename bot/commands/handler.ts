@@ -16,6 +16,7 @@ import type { ReportService } from '../reports/service';
 import type { TrendService } from '../charts/trend';
 import type { AssetStatus, CbmSection, CommandResult } from './model';
 import { platformErrorText } from '../render/errors';
+import type { SourceStatus } from '../alerts/sources/poll';
 
 const RANGE = /^(\d{1,4})(h|d)$/i;
 const MAX_RANGE_DAYS = 365;
@@ -38,6 +39,13 @@ export interface CommandDeps {
   trends?: TrendService;
   /** Silences (mute, unmute, mutes) and their display in `status`. */
   oncall?: OnCall;
+  /** Lag of the alert sources, shown by `health` (B46). */
+  sources?: () => SourceStatus[];
+  /**
+   * The client for reads over the whole fleet (`health`'s conditions): behind commands in the
+   * request budget, like polling, so one `health` on 10,000 assets does not stall alerts (B46).
+   */
+  fleetPlatform?: DrivePlatform;
 }
 
 /** Where a command was typed (reports and charts are posted there) and who asked (Slack's user id, for the commands that act on their behalf). */
@@ -271,7 +279,7 @@ export class CommandHandler {
     return Promise.all(
       stale.map((a) =>
         limiter.run(async () => {
-          const conditions = await this.deps.platform.assetData.getConditions({ assetId: a.id }).catch(() => undefined);
+          const conditions = await (this.deps.fleetPlatform ?? this.deps.platform).assetData.getConditions({ assetId: a.id }).catch(() => undefined);
           const overall = conditions?.find((c) => c.type === 'Overall');
           if (overall) this.overall.set(a.id, { status: overall.status, at: Date.now() });
         }),
@@ -318,6 +326,15 @@ export class CommandHandler {
       const entry = ((offlineByGroup as Record<string, { offline: number; unknown: number }>)[link.asset.group || '-'] ??= { offline: 0, unknown: 0 });
       entry[link.state === 'unknown' ? 'unknown' : 'offline']++;
     }
-    return { kind: 'health', group, assets: assets.length, known, byStatus, openFaults: [...faults.values()].sort((a, b) => b.count - a.count), offlineByGroup };
+    return {
+      kind: 'health',
+      group,
+      assets: assets.length,
+      known,
+      byStatus,
+      openFaults: [...faults.values()].sort((a, b) => b.count - a.count),
+      offlineByGroup,
+      sources: this.deps.sources?.(),
+    };
   }
 }

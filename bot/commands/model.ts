@@ -1,3 +1,4 @@
+import type { SourceStatus } from '../alerts/sources/poll';
 import type { AssetRef, CbmAlert } from '../alerts/model';
 import type { AssetLink } from '../connectivity/tracker';
 import type { LatestValue } from '../charts/signals';
@@ -49,6 +50,8 @@ export type CommandResult =
       openFaults: Array<{ asset: AssetRef; count: number }>;
       /** Assets offline or unknown, per group name. */
       offlineByGroup?: Record<string, { offline: number; unknown: number }>;
+      /** How late each alert source is (B46). */
+      sources?: SourceStatus[];
     }
   | { kind: 'find'; query: string; matches: AssetRef[]; more: boolean }
   /** A chart was drawn (and uploaded where there is a channel). */

@@ -47,7 +47,8 @@ export function readEnv(env: NodeJS.ProcessEnv): BotEnv {
     }
   };
   partial('DRIVE_MONITORING_', PLATFORM);
-  partial('DRIVE_MONITORING_PUSH_', PUSH);
+  // The URL alone is allowed: it is then the default broker of `source.pushUsers` (B49).
+  if (PUSH.slice(1).some((n) => parsed[`DRIVE_MONITORING_PUSH_${n}` as keyof BotEnv] !== undefined)) partial('DRIVE_MONITORING_PUSH_', PUSH);
   if (parsed.SLACK_BOT_TOKEN && !parsed.SLACK_APP_TOKEN && !parsed.SLACK_SIGNING_SECRET) {
     throw new ConfigError('SLACK_BOT_TOKEN is set but neither SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP mode) is');
   }

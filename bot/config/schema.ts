@@ -77,6 +77,24 @@ const route = z.strictObject({
   escalateMention: mentions.optional(),
 });
 
+const envName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name such as DRIVE_PUSH_PASSWORD_CP2');
+
+/** One data-subscription user (B49); see `source.pushUsers`. */
+const pushUser = z.strictObject({
+  /** A label for logs: the organization it belongs to. */
+  name: z.string().min(1),
+  /** Broker URL (amqp://, amqps://, mqtt://, mqtts://); default DRIVE_MONITORING_PUSH_URL. */
+  url: z.string().regex(/^(amqps?|mqtts?):\/\//, 'an amqp://, amqps://, mqtt:// or mqtts:// URL').optional(),
+  /** The E26 user name (absent until `--create-push-user` made it). */
+  userName: z.string().min(1).optional(),
+  topic: z.string().min(1).optional(),
+  /** The environment variable holding this user's password. */
+  passwordEnv: envName,
+  /** For `--create-push-user`: environment variables with this organization's API key and secret (default the main ones). */
+  apiKeyEnv: envName.optional(),
+  apiSecretEnv: envName.optional(),
+});
+
 export const botConfigSchema = z.strictObject({
   /** Time zone of the times in messages. The platform's own zone is UTC+8. */
   timeZone: timeZone.default('+08:00'),
@@ -101,6 +119,22 @@ export const botConfigSchema = z.strictObject({
       initialLookbackMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60),
       /** Parallel platform requests while polling. */
       concurrency: z.number().int().min(1).max(32).default(4),
+      /**
+       * The platform request budget (B46), shared by polling, commands and asset details; commands
+       * go first, and a 429 from the platform lowers it for a while.
+       */
+      maxRequestsPerSecond: z.number().positive().max(1000).default(20),
+      /** Polling reads every quiet asset (no open alert, no alert in the last day) at least this often. */
+      maxQuietLagMinutes: z.number().int().min(1).max(1440).default(15),
+      /** Above this lag (seconds) the bot warns in its log and once in the default channel. */
+      lagWarningSeconds: z.number().int().min(10).default(1200),
+      /** After a restart, look back at most this far (default: since the state file's last pass, at most 7 days). */
+      catchUpLookbackMinutes: z.number().int().min(1).max(7 * 24 * 60).optional(),
+      /**
+       * Data-subscription users to receive with (B49), e.g. one per organization credential. Each
+       * password comes from the environment variable `passwordEnv`, never from this file.
+       */
+      pushUsers: z.array(pushUser).default([]),
     })
     .prefault({}),
   alerts: z
@@ -183,3 +217,4 @@ export const botConfigSchema = z.strictObject({
 
 export type BotConfig = z.infer<typeof botConfigSchema>;
 export type Route = z.infer<typeof route>;
+export type PushUserConfig = z.infer<typeof pushUser>;

@@ -122,3 +122,34 @@ export function collectProcessMetrics(): void {
   defaultsOn = true;
   collectDefaultMetrics({ register: registry });
 }
+
+/** One figure of the alert sources and the request budget (bot/alerts/sources/status.ts names them). */
+export interface SourceFigure {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+const sourceProviders: Array<() => SourceFigure[]> = [];
+const figures = (name: string) => sourceProviders.flatMap((provide) => provide()).filter((f) => f.name === name);
+const sourceMetrics: Array<{ name: string; help: string; labelNames: string[]; counter?: boolean }> = [
+  { name: 'drive_bot_source_lag_seconds', help: 'How late alerts of each source can be: now minus the oldest time read up to (poll) or the oldest unhandled message (push)', labelNames: ['source'] },
+  { name: 'drive_bot_source_busy_lag_seconds', help: 'The same for assets with an open alert or a recent event (polling)', labelNames: ['source'] },
+  { name: 'drive_bot_poll_set_aside_assets', help: 'Assets set aside for a function after an answer that cannot change (CBM unsupported, expired, level)', labelNames: ['function'] },
+  { name: 'drive_bot_push_users_connected', help: 'Data-subscription users whose receiver is connected', labelNames: [] },
+  { name: 'drive_bot_platform_budget_per_second', help: 'Platform requests per second the budget allows now (lowered after a 429)', labelNames: [] },
+  { name: 'drive_bot_platform_in_flight', help: 'Platform requests in flight', labelNames: [] },
+  { name: 'drive_bot_platform_rate_limited_total', help: 'Platform answers 429 (too many requests)', labelNames: [], counter: true },
+];
+for (const m of sourceMetrics) {
+  const collect = function (this: Gauge | Counter) {
+    this.reset();
+    for (const f of figures(m.name)) (this as Gauge).inc(f.labels, f.value);
+  };
+  if (m.counter) new Counter({ name: m.name, help: m.help, labelNames: m.labelNames, registers: [registry], collect });
+  else new Gauge({ name: m.name, help: m.help, labelNames: m.labelNames, registers: [registry], collect });
+}
+/** Reads the sources' figures on every scrape until the returned function is called. */
+export function trackSources(provide: () => SourceFigure[]): () => void {
+  sourceProviders.push(provide);
+  return () => void sourceProviders.splice(sourceProviders.indexOf(provide), 1);
+}

@@ -8,6 +8,9 @@ export type Lookup =
   | { kind: 'ambiguous'; matches: AssetListItem[] }
   | { kind: 'none'; suggestions: AssetListItem[] };
 
+/** Asset details kept (E8); each is a few hundred bytes. */
+export const DEFAULT_MAX_DETAILS = 5_000;
+
 /** Edit distance, for "did you mean" suggestions. */
 function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -44,7 +47,7 @@ export class AssetDirectory {
 
   constructor(
     private readonly platform: DrivePlatform,
-    private readonly options: { refreshMs?: number; concurrency?: number; logger?: BotLogger } = {},
+    private readonly options: { refreshMs?: number; concurrency?: number; logger?: BotLogger; maxDetails?: number } = {},
   ) {}
 
   /** Loads the fleet when it was never loaded or is older than the refresh interval. */
@@ -120,14 +123,33 @@ export class AssetDirectory {
       .map((x) => x.a);
   }
 
+  /**
+   * The asset's detail (E8), read only when an alert needs it and cached with a bound (B48):
+   * the least recently used detail goes first, so a fleet of 100,000 never holds 100,000.
+   */
   detail(id: number): Promise<AssetDetail> {
     let pending = this.details.get(id);
-    if (!pending) {
-      pending = this.platform.assets.get({ id });
-      pending.catch(() => this.details.delete(id));
+    if (pending) {
+      this.details.delete(id);
       this.details.set(id, pending);
+      return pending;
+    }
+    pending = this.platform.assets.get({ id });
+    pending.catch(() => {
+      if (this.details.get(id) === pending) this.details.delete(id);
+    });
+    this.details.set(id, pending);
+    const max = this.options.maxDetails ?? DEFAULT_MAX_DETAILS;
+    for (const oldest of this.details.keys()) {
+      if (this.details.size <= max) break;
+      this.details.delete(oldest);
     }
     return pending;
+  }
+
+  /** Details held now (at most `maxDetails`). */
+  cachedDetails(): number {
+    return this.details.size;
   }
 
   /** What an alert shows about its asset; the list item when the detail cannot be read. */

@@ -1,5 +1,9 @@
 import type { DriveMonitoringClient } from '../../shared';
 import type { PushSettings } from '../alerts/sources/push';
+import { ConfigError } from '../config/load';
+import type { BotConfig } from '../config/schema';
+import { type BotLogger, errorText } from '../log';
+import { createPlatformClient, type PlatformCredentials } from './client';
 
 /**
  * The data-subscription user the bot receives with (E26 when the organization has none, then
@@ -28,4 +32,59 @@ export async function ensurePushUser(
   });
   if (!user.userName || !user.password) throw new Error('E26 answered without a user name or password');
   return { url, userName: user.userName, password: user.password, topic: subscribed.topic ?? topicName };
+}
+
+/** Passwords of the configured push users, for the logger to redact. */
+export function pushPasswords(config: BotConfig, env: NodeJS.ProcessEnv): string[] {
+  return config.source.pushUsers.map((u) => env[u.passwordEnv]?.trim()).filter((p): p is string => !!p);
+}
+
+/**
+ * The push users of `source.pushUsers` (B49), each password from its own environment variable.
+ * Refuses, naming the entry and what to set, when one is incomplete.
+ */
+export function configuredPushUsers(config: BotConfig, env: NodeJS.ProcessEnv, defaultUrl: string | undefined): PushSettings[] {
+  return config.source.pushUsers.map((entry) => {
+    const url = entry.url ?? defaultUrl;
+    const password = env[entry.passwordEnv]?.trim();
+    const missing = [
+      url ? '' : 'url (or DRIVE_MONITORING_PUSH_URL)',
+      entry.userName ? '' : 'userName',
+      entry.topic ? '' : 'topic',
+      password ? '' : `the environment variable ${entry.passwordEnv}`,
+    ].filter(Boolean);
+    if (missing.length > 0) {
+      throw new ConfigError(`source.pushUsers "${entry.name}": set ${missing.join(', ')} (\`--create-push-user <broker url>\` creates the user and prints them)`);
+    }
+    return { name: entry.name, url: url as string, userName: entry.userName as string, password: password as string, topic: entry.topic as string };
+  });
+}
+
+/**
+ * `--create-push-user` with `source.pushUsers`: a user for every entry that has none yet, with that
+ * organization's API credentials (`apiKeyEnv`/`apiSecretEnv`, default the main ones). Returns
+ * what to add: the config lines and each password's environment line. An organization that
+ * already has a user is reported, not changed (B8: its password is never reset).
+ */
+export async function createPushUsers(config: BotConfig, env: NodeJS.ProcessEnv, main: PlatformCredentials, url: string, logger: BotLogger): Promise<string> {
+  const out: string[] = [];
+  for (const entry of config.source.pushUsers) {
+    if (entry.userName) {
+      out.push(`# ${entry.name}: already configured (user ${entry.userName}); nothing created`);
+      continue;
+    }
+    const apiKey = entry.apiKeyEnv ? env[entry.apiKeyEnv] : main.apiKey;
+    const apiSecret = entry.apiSecretEnv ? env[entry.apiSecretEnv] : main.apiSecret;
+    if (!apiKey || !apiSecret) throw new ConfigError(`source.pushUsers "${entry.name}": set ${entry.apiKeyEnv ?? ''} and ${entry.apiSecretEnv ?? ''} (the organization's API key and secret)`);
+    const client = createPlatformClient({ ...main, apiKey, apiSecret }, logger);
+    try {
+      const user = await ensurePushUser(client, url, `drive-bot-${entry.name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-')}`.slice(0, 100), config.cbm.enabled);
+      out.push(`# ${entry.name}: add to its source.pushUsers entry`, `#   url: ${user.url}`, `#   userName: ${user.userName}`, `#   topic: ${user.topic}`, `${entry.passwordEnv}=${user.password}`);
+    } catch (error) {
+      out.push(`# ${entry.name}: not created (${errorText(error)})`);
+    } finally {
+      await client.close();
+    }
+  }
+  return `${out.join('\n')}\n`;
 }

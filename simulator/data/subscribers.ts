@@ -19,7 +19,19 @@ export class SubscriberStore implements PushHost {
   constructor(
     readonly bus: SimulatorBus,
     private readonly clockNow: () => number,
+    /** Whether organization `viewerOrgId` can see the data of organization `orgId` (the spec's listing rule). */
+    private readonly canSee: (viewerOrgId: number, orgId: number) => boolean = (viewer, org) => viewer === org,
   ) {}
+
+  /**
+   * Assumption P6: a user receives the records of every asset its organization can list (EU: its
+   * own; CP: those of the EUs that authorized it; VENDOR: all). A report result goes only to the
+   * organization that asked for it: it is that organization's request, not asset data.
+   */
+  receives(user: SubscriberRecord, orgId: number, dataType: string): boolean {
+    if (user.orgId === orgId) return true;
+    return dataType !== 'AssetReport' && this.canSee(user.orgId, orgId);
+  }
 
   /** Simulated time, for the time of pushed records. */
   now(): Date {

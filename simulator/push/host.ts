@@ -20,6 +20,11 @@ export interface PushHost {
   listSubscribers(): SubscriberRecord[];
   /** The simulator's (accelerated) clock, for the time of pushed CBM results; default the wall clock. */
   now?(): Date;
+  /**
+   * Whether a user receives a record of organization `orgId` (assumption P6); default: its own
+   * organization's only.
+   */
+  receives?(user: SubscriberRecord, orgId: number, dataType: string): boolean;
 }
 
 export interface PushChannel {

@@ -9,7 +9,7 @@ export type { PushChannel, PushChannelOptions, PushHost, SubscriberRecord } from
 
 /**
  * The simulator's push channel: an AMQP 1.0 endpoint and an MQTT broker, in-process, fed from
- * the bus. Each user receives its organization's data of the types it subscribed (E28).
+ * the bus. Each user receives the data its organization can see (P6) of the types it subscribed (E28).
  */
 export async function startPushChannel(host: PushHost, options: PushChannelOptions): Promise<PushChannel> {
   const wants = (userName: string, envelope: PushEnvelope): boolean => {
@@ -21,7 +21,7 @@ export async function startPushChannel(host: PushHost, options: PushChannelOptio
 
   const offData = onPushableData(host.bus, () => host.now?.() ?? new Date(), ({ orgId, envelope }) => {
     for (const user of host.listSubscribers()) {
-      if (user.orgId !== orgId || !user.subDataTypes.includes(SUB_DATA_TYPES[envelope.dataType])) continue;
+      if (!(host.receives?.(user, orgId, envelope.dataType) ?? user.orgId === orgId) || !user.subDataTypes.includes(SUB_DATA_TYPES[envelope.dataType])) continue;
       amqp.enqueue(user.userName, envelope);
       mqtt.publish(user.topic, envelope);
     }

@@ -1,143 +1,340 @@
-import { Limiter } from '../../../shared/core/limiter';
-import { assetStandingRefusal } from '../../../shared/errors';
 import type { BotConfig } from '../../config/schema';
 import { type BotLogger, errorText } from '../../log';
 import * as metrics from '../../ops/metrics';
+import type { RequestBudget } from '../../platform/budget';
 import type { AssetDirectory } from '../../platform/directory';
-import type { DrivePlatform } from '../../platform/types';
+import type { AssetListItem, DrivePlatform, PlatformEvent } from '../../platform/types';
 import type { StateStore } from '../../state/store';
 import type { AlertEngine } from '../engine';
+import type { AlertRecord, CbmAlert } from '../model';
+import { meetsSeverity } from '../routing';
+import { CATCH_UP_LISTED } from '../../blocks/catch-up';
+import { describePlan, type PassPlan, planPass } from './poll-plan';
+import { SetAside } from './set-aside';
 
 const EVENTS_WATERMARK = 'poll.events';
 const CBM_WATERMARK = 'poll.cbm';
-/** Events can reach the platform a little after their time: each pass overlaps the last. */
+/** Events can reach the platform a little after their time: each read overlaps the last. */
 const OVERLAP_MS = 5 * 60_000;
 const MAX_BACK_MS = 7 * 86_400_000;
-/**
- * An asset refused for its standing has nothing to give for now (not a failed read): it rests,
- * and the pass still counts as complete. Expired subscription: an hour (it may be renewed);
- * a level without the function (Entry and Basic have no CBM): a day.
- */
-const REST_MS = { expired: 3_600_000, levelDenied: 86_400_000 } as const;
+/** An asset with an alerting event this recent is busy: read every pass. */
+const BUSY_FOR_MS = 86_400_000;
+/** Part of the budget a pass plans on; the rest is room for commands, served first. */
+const POLL_SHARE = 0.8;
+/** Reads in flight are bounded by the budget; this only bounds the waiting workers. */
+const WORKERS = 32;
+
+/** What `/drive health`, `/readyz` and `/metrics` show about a source. */
+export interface SourceStatus {
+  kind: 'poll' | 'push';
+  /** Worst case, in seconds, for an event on any asset to be seen: now minus the oldest read-through. */
+  lagSeconds: number;
+  /** The same for busy assets (open alert or an alert in the last day); poll only. */
+  busyLagSeconds?: number;
+  /** `source.lagWarningSeconds`: above it the lag is warned about (log, and Slack once). */
+  lagThresholdSeconds: number;
+  /** The last pass plan, in words; poll only. */
+  plan?: string;
+  assets?: number;
+  setAside?: { events: number; cbm: number };
+  /** Push: connected receivers out of configured. */
+  receivers?: { connected: number; configured: number };
+  /** Push: messages handled, and second deliveries of one message (another user's) merged away. */
+  merged?: { handled: number; duplicates: number };
+}
 
 export interface PollSource {
   /**
-   * A full pass that starts now or right after the running one; resolves when it is done.
-   * `withCbm` reads CBM too even if the CBM interval has not elapsed.
+   * A full pass (every asset, not the planned share) that starts now or right after the running
+   * one; resolves when it is done. `withCbm` reads CBM of every drive too.
    */
   pollOnce(withCbm?: boolean): Promise<void>;
+  /** One pass as the timer runs it: the plan's share of the fleet. */
+  planned(): Promise<void>;
+  status(): SourceStatus;
+  lagSeconds(): number;
   close(): Promise<void>;
 }
 
-/**
- * Alerts by REST polling (E14 per asset, E19 for CBM). The watermark moves only when a pass
- * read every asset that can answer, so an asset that failed is read again from the same point next time; the
- * engine's state makes the overlap harmless.
- */
-export function startPollSource(deps: {
+export interface PollDeps {
   engine: AlertEngine;
   platform: DrivePlatform;
   directory: AssetDirectory;
   store: StateStore;
   config: BotConfig;
   logger: BotLogger;
-}): PollSource {
-  const { engine, platform, directory, store, config, logger } = deps;
-  const limiter = new Limiter(config.source.concurrency);
-  const resting = new Map<string, number>();
-  const isResting = (what: 'events' | 'cbm', assetId: number, now: number) => (resting.get(`${what}:${assetId}`) ?? 0) > now;
-  /** True when the error only says "not now" (the asset then rests); false for a real failure. */
-  const rest = (what: 'events' | 'cbm', assetId: number, now: number, error: unknown): boolean => {
-    const refusal = assetStandingRefusal(error);
-    if (refusal) resting.set(`${what}:${assetId}`, now + REST_MS[refusal]);
-    return refusal !== undefined;
-  };
+  /** The shared request budget, when the platform client spends from one. */
+  budget?: RequestBudget;
+  /** Posts a notice to the default channel (the lag warning). */
+  notify?: (text: string) => void;
+}
+
+/** Drives and motors: the API refuses PowerTrains, whose drive and motor are listed too. */
+const readable = (a: AssetListItem) => a.assetType !== 'PowerTrain';
+
+/**
+ * Alerts by REST polling (E14 per asset, E19 for CBM), within the request budget (B46). Each
+ * asset keeps the time up to which its events were read; a failed read keeps it, so the asset is
+ * read again from there. The persisted watermark is the oldest of these, so a restart resumes
+ * from what every asset had been read up to. The first pass after a start reads every asset and
+ * posts what happened before the start as one catch-up message per channel (B47).
+ */
+export function startPollSource(deps: PollDeps): PollSource {
+  const { engine, platform, directory, store, config, logger, budget } = deps;
+  const intervalMs = config.source.pollIntervalSeconds * 1000;
+  const aside = new SetAside(logger);
+  const readThrough = new Map<number, number>();
+  const busyUntil = new Map<number, number>();
+  const cbmReadAt = new Map<number, number>();
+  const startedAt = Date.now();
+  // Event times are whole seconds: one in the start's own second may be after the start.
+  const startSecond = Math.floor(startedAt / 1000) * 1000;
+  const mark = store.getWatermark(EVENTS_WATERMARK);
+  const catchUpBack = config.source.catchUpLookbackMinutes;
+  // Where an asset never read in this run starts: the last run's watermark, else the lookback.
+  const base = Math.max(
+    startedAt - MAX_BACK_MS,
+    mark ? Date.parse(mark) : startedAt - config.source.initialLookbackMinutes * 60_000,
+    catchUpBack === undefined ? -Infinity : startedAt - catchUpBack * 60_000,
+  );
+  let firstPassDone = false;
+  /** CBM first sightings of this run's first round over the drives (B47); undefined once it is done. */
+  let cbmCollect: Map<string, { cbm: CbmAlert; channels: string[] }> | undefined = config.cbm.enabled ? new Map() : undefined;
+  let plan: PassPlan | undefined;
+  let lagWarned = false;
+  /** Requests per second the last large pass achieved (0: not measured yet). */
+  let achieved = 0;
   let running: Promise<void> | undefined;
   let closed = false;
 
-  async function pollEvents(): Promise<void> {
-    await directory.ensure();
-    const now = Date.now();
-    const mark = store.getWatermark(EVENTS_WATERMARK);
-    const from = mark ? Date.parse(mark) - OVERLAP_MS : now - config.source.initialLookbackMinutes * 60_000;
-    // An alert still open is read from its own time, so its close is seen whatever the window.
-    const openSince = new Map<number, number>();
+  const readThroughOf = (id: number) => readThrough.get(id) ?? base;
+
+  /** Ids of assets with an open alert, and from when each must be read so its close is seen. */
+  function openSince(): Map<number, number> {
+    const since = new Map<number, number>();
     for (const alert of store.openAlerts()) {
       const t = Date.parse(alert.eventTime);
-      openSince.set(alert.asset.id, Math.min(openSince.get(alert.asset.id) ?? t, t));
+      since.set(alert.asset.id, Math.min(since.get(alert.asset.id) ?? t, t));
     }
-    let failures = 0;
-    // A PowerTrain has no events of its own (the API refuses it); its drive and motor are listed too.
-    const assets = directory.all().filter((a) => a.assetType !== 'PowerTrain' && !isResting('events', a.id, now));
-    await Promise.all(
-      assets.map((asset) =>
-        limiter.run(async () => {
-          if (closed) return;
-          const start = Math.max(now - MAX_BACK_MS, Math.min(from, openSince.get(asset.id) ?? from));
-          try {
-            const events = await platform.ranges.events({ assetId: asset.id, startTime: new Date(start), endTime: new Date(now) });
-            events.sort((a, b) => String(a.eventDateTime).localeCompare(String(b.eventDateTime)));
-            for (const event of events) await engine.observeEvent(asset.id, event);
-          } catch (error) {
-            if (rest('events', asset.id, now, error)) return;
-            failures++;
-            logger.warn(`poll: events of asset ${asset.id} not read (${errorText(error)}); read again next pass`);
-          }
-        }),
-      ),
-    );
-    if (failures === 0 && !closed) store.setWatermark(EVENTS_WATERMARK, new Date(now).toISOString());
+    return since;
   }
 
-  async function pollCbm(force: boolean): Promise<void> {
-    const last = store.getWatermark(CBM_WATERMARK);
-    if (!config.cbm.enabled || (!force && last && Date.now() - Date.parse(last) < config.cbm.pollIntervalMinutes * 60_000)) return;
+  function noteBusy(assetId: number, event: PlatformEvent, now: number): void {
+    const t = Date.parse(event.eventDateTime ?? '');
+    if (meetsSeverity(event.eventType, config.alerts.minSeverity) && t > now - BUSY_FOR_MS) {
+      busyUntil.set(assetId, Math.max(busyUntil.get(assetId) ?? 0, t + BUSY_FOR_MS));
+    }
+  }
+
+  /** Runs `work` over the ids with a bounded number of waiting workers (the budget paces them). */
+  async function each(ids: readonly number[], work: (id: number) => Promise<void>): Promise<void> {
+    let next = 0;
+    const workers = Math.min(ids.length, budget ? WORKERS : config.source.concurrency);
+    await Promise.all(
+      Array.from({ length: workers }, async () => {
+        while (next < ids.length && !closed) await work(ids[next++]);
+      }),
+    );
+  }
+
+  async function readEvents(ids: readonly number[], open: Map<number, number>, collect?: Map<string, { alert: AlertRecord; channels: string[] }>): Promise<number> {
     const now = Date.now();
-    await Promise.all(
-      directory
-        .all()
-        .filter((a) => a.assetType === 'Drive' && !isResting('cbm', a.id, now))
-        .map((asset) =>
-          limiter.run(async () => {
-            if (closed) return;
-            try {
-              const units = await platform.assetData.getCbm({ assetId: asset.id });
-              if (units.length > 0) await engine.observeCbm(asset.id, units);
-            } catch (error) {
-              if (!rest('cbm', asset.id, now, error)) logger.warn(`poll: CBM of asset ${asset.id} not read (${errorText(error)})`);
+    let failures = 0;
+    await each(ids, async (id) => {
+      const start = Math.max(now - MAX_BACK_MS, Math.min(readThroughOf(id) - OVERLAP_MS, open.get(id) ?? Infinity));
+      try {
+        const events = await platform.ranges.events({ assetId: id, startTime: new Date(start), endTime: new Date(now) });
+        aside.answered('events', id);
+        events.sort((a, b) => String(a.eventDateTime).localeCompare(String(b.eventDateTime)));
+        for (const event of events) {
+          noteBusy(id, event, now);
+          // Before the start, and new: part of the catch-up, not a message of its own.
+          if (collect && Date.parse(event.eventDateTime ?? '') < startSecond) {
+            const fresh = await engine.newAlert(id, event);
+            if (fresh) {
+              collect.set(fresh.alert.key, fresh);
+              continue;
             }
-          }),
-        ),
-    );
-    store.setWatermark(CBM_WATERMARK, new Date(now).toISOString());
+          }
+          await engine.observeEvent(id, event);
+        }
+        readThrough.set(id, now);
+      } catch (error) {
+        if (aside.consider('events', id, now, error)) return;
+        failures++;
+        logger.warn(`poll: events of asset ${id} not read (${errorText(error)}); read again next pass`);
+      }
+    });
+    return failures;
   }
 
-  const pass = async (withCbm: boolean): Promise<void> => {
+  async function readCbm(ids: readonly number[]): Promise<void> {
+    const now = Date.now();
+    await each(ids, async (id) => {
+      try {
+        let units = await platform.assetData.getCbm({ assetId: id });
+        aside.answered('cbm', id);
+        cbmReadAt.set(id, now);
+        if (cbmCollect) {
+          // Until every drive was read once, units first seen Yellow or Red wait for one digest.
+          const fresh = await engine.cbmFirstSightings(id, units);
+          for (const f of fresh) cbmCollect.set(f.cbm.key, f);
+          units = units.filter((u) => !fresh.some((f) => f.cbm.unit === u.deviceUnitType));
+        }
+        if (units.length > 0) await engine.observeCbm(id, units);
+      } catch (error) {
+        if (aside.consider('cbm', id, now, error)) cbmReadAt.set(id, now);
+        else logger.warn(`poll: CBM of asset ${id} not read (${errorText(error)})`);
+      }
+    });
+  }
+
+  /** Drives whose CBM is due; spread over the CBM interval rather than read in one burst. */
+  function cbmDue(drives: readonly AssetListItem[], now: number, all: boolean): number[] {
+    if (!config.cbm.enabled) return [];
+    const cbmMs = config.cbm.pollIntervalMinutes * 60_000;
+    const lastRun = Date.parse(store.getWatermark(CBM_WATERMARK) ?? '') || 0;
+    const due = drives.filter((a) => !aside.has('cbm', a.id, now) && now - (cbmReadAt.get(a.id) ?? lastRun) >= cbmMs);
+    if (all) return drives.filter((a) => !aside.has('cbm', a.id, now)).map((a) => a.id);
+    const perPass = Math.ceil((drives.length * intervalMs) / cbmMs);
+    return due.slice(0, perPass).map((a) => a.id);
+  }
+
+  /** The oldest read-through of the assets (now when there are none). */
+  function oldestRead(ids: Iterable<number>, now: number): number {
+    let oldest = now;
+    for (const id of ids) oldest = Math.min(oldest, readThroughOf(id));
+    return oldest;
+  }
+  const lagOf = (ids: Iterable<number>, now: number) => Math.max(0, Math.round((now - oldestRead(ids, now)) / 1000));
+
+  function readableIds(now: number): number[] {
+    return directory
+      .all()
+      .filter((a) => readable(a) && !aside.has('events', a.id, now))
+      .map((a) => a.id);
+  }
+
+  function status(): SourceStatus {
+    const now = Date.now();
+    const ids = readableIds(now);
+    const busy = ids.filter((id) => (busyUntil.get(id) ?? 0) > now);
+    return {
+      kind: 'poll',
+      lagSeconds: lagOf(ids, now),
+      busyLagSeconds: lagOf(busy, now),
+      lagThresholdSeconds: config.source.lagWarningSeconds,
+      plan: plan && describePlan(plan),
+      assets: ids.length,
+      setAside: { events: aside.count('events'), cbm: aside.count('cbm') },
+    };
+  }
+
+  function checkLag(): void {
+    const lag = status().lagSeconds;
+    const threshold = config.source.lagWarningSeconds;
+    if (lag > threshold && !lagWarned) {
+      lagWarned = true;
+      const text = `polling is ${Math.round(lag / 60)} min behind (threshold ${Math.round(threshold / 60)} min): a fault can reach Slack that late. ${plan ? `Plan: ${describePlan(plan)}. ` : ''}Raise source.maxRequestsPerSecond if the platform allows, or use push.`;
+      logger.warn(`poll: ${text}`);
+      deps.notify?.(text);
+    } else if (lag <= threshold && lagWarned) {
+      lagWarned = false;
+      logger.info(`poll: caught up, lag ${lag} s`);
+    }
+  }
+
+  async function pass(full: boolean, withCbm: boolean): Promise<void> {
     try {
       const passDone = metrics.pollPassStarted();
-      await pollEvents();
-      await pollCbm(withCbm);
-      passDone();
+      await directory.ensure();
+      const now = Date.now();
+      const fleet = directory.all();
+      const ids = new Set(fleet.map((a) => a.id));
+      for (const map of [readThrough, busyUntil, cbmReadAt]) for (const id of map.keys()) if (!ids.has(id)) map.delete(id);
+      aside.retain(ids);
+      const open = openSince();
+      const candidates = readableIds(now);
+      const drives = fleet.filter((a) => a.assetType === 'Drive');
+      const cbm = cbmDue(drives, now, withCbm);
+      let read: readonly number[] = candidates;
+      if (!full && firstPassDone) {
+        const busy: number[] = [];
+        const quiet: Array<{ id: number; readThrough: number }> = [];
+        for (const id of candidates) {
+          if (open.has(id) || (busyUntil.get(id) ?? 0) > now) busy.push(id);
+          else quiet.push({ id, readThrough: readThroughOf(id) });
+        }
+        // What the budget allows, or what the last pass achieved when that was less (latency, CPU).
+        const allowed = (budget?.status().currentPerSecond ?? config.source.maxRequestsPerSecond) * POLL_SHARE;
+        const perSecond = achieved > 0 ? Math.min(allowed, achieved) : allowed;
+        const next = planPass({ intervalMs, perSecond, busy, quiet, maxQuietLagMs: config.source.maxQuietLagMinutes * 60_000, extraRequests: cbm.length });
+        // Logged when what it promises changes (not for every new busy asset).
+        const changed = !plan || plan.fits !== next.fits || Math.abs(plan.quietLagMs - next.quietLagMs) >= 60_000 || Math.abs(plan.busyLagMs - next.busyLagMs) >= 10_000;
+        plan = next;
+        if (changed) logger.info(`poll: plan: ${describePlan(plan)}`);
+        read = plan.read;
+      }
+      const collect = firstPassDone ? undefined : new Map<string, { alert: AlertRecord; channels: string[] }>();
+      const failures = await readEvents(read, open, collect);
+      if (collect && !closed) {
+        const since = new Date(base).toISOString();
+        const recorded = engine.commitCatchUp([...collect.values()], since, CATCH_UP_LISTED);
+        if (recorded > 0) {
+          const assets = new Set([...collect.values()].map((c) => c.alert.asset.id)).size;
+          logger.info(`poll: ${recorded} alerts on ${assets} assets from before the start (since ${since}) posted as one catch-up message per channel`);
+        }
+        // A failed read is read again next pass, still as part of the catch-up.
+        if (failures === 0) firstPassDone = true;
+      }
+      if (cbm.length > 0) {
+        await readCbm(cbm);
+        store.setWatermark(CBM_WATERMARK, new Date(now).toISOString());
+      }
+      if (cbmCollect && !closed && drives.every((a) => cbmReadAt.has(a.id) || aside.has('cbm', a.id, now))) {
+        const recorded = engine.commitCbmCatchUp([...cbmCollect.values()], new Date(now).toISOString().slice(0, 10));
+        if (recorded > 0) logger.info(`poll: ${recorded} CBM units found Yellow or Red in the first round posted as one CBM digest per channel`);
+        cbmCollect = undefined;
+      }
+      if (!closed) {
+        store.setWatermark(EVENTS_WATERMARK, new Date(oldestRead(candidates, now)).toISOString());
+        const tookMs = Date.now() - now;
+        if (read.length + cbm.length >= 100 && tookMs > 0) achieved = ((read.length + cbm.length) / tookMs) * 1000;
+        const after = status();
+        // One line per pass: what was read and how late alerts can be (the figures /readyz shows).
+        logger.info(`poll: pass read ${read.length} of ${candidates.length} assets in ${((Date.now() - now) / 1000).toFixed(1)} s${failures ? `, ${failures} failed` : ''}; lag ${after.lagSeconds} s, busy assets ${after.busyLagSeconds} s`);
+        checkLag();
+        passDone();
+      }
     } catch (error) {
       logger.error(`poll: pass failed (${errorText(error)}); next pass in ${config.source.pollIntervalSeconds} s`);
     }
-  };
+  }
+
   /** A pass that starts after the call (one already running is waited for first). */
-  const pollOnce = async (withCbm = false): Promise<void> => {
+  const queue = async (full: boolean, withCbm: boolean): Promise<void> => {
     while (running) await running;
-    running = pass(withCbm).finally(() => (running = undefined));
+    running = pass(full, withCbm).finally(() => (running = undefined));
     return running;
   };
 
-  const timer = setInterval(() => {
-    if (!running) void pollOnce();
-  }, config.source.pollIntervalSeconds * 1000);
-  void pollOnce();
+  // The next pass starts an interval after the last one started, or at once when it took longer
+  // (never two at a time): the plan's period is then the pass's length, as it says.
+  let timer: NodeJS.Timeout | undefined;
+  const loop = async (): Promise<void> => {
+    const began = Date.now();
+    await queue(false, false);
+    if (!closed) timer = setTimeout(() => void loop(), Math.max(0, intervalMs - (Date.now() - began)));
+  };
+  void loop();
   return {
-    pollOnce,
+    pollOnce: (withCbm = false) => queue(true, withCbm),
+    planned: () => queue(false, false),
+    status,
+    lagSeconds: () => status().lagSeconds,
     async close() {
       closed = true;
-      clearInterval(timer);
+      clearTimeout(timer);
       await running;
     },
   };
