@@ -136,6 +136,9 @@ test('a point without value is a gap in the PNG and in the text chart', async ()
 
 test('a CBM warning carries its 30-day KPI chart in its thread', async () => {
   const drive = cbmDrive(sim);
+  // A unit already Yellow at the first sighting goes into the start's CBM digest (B47); one that
+  // turns Yellow later gets its own message.
+  await bot.poll?.pollOnce(true);
   sim.control.setCbmUnit(drive.id, 'IGBT', 'Yellow');
   await bot.poll?.pollOnce(true);
   await bot.dispatcher.drain(10_000);

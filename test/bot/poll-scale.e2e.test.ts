@@ -20,7 +20,9 @@ beforeAll(async () => {
 
 afterAll(() => shutdown({ bot, slack, sim, state }));
 
-const start = (source: Record<string, unknown> = {}) => startTestBot({ sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, config: { source: { kind: 'poll', pollIntervalSeconds: 3600, ...source } } });
+// Connectivity (its own messages, B30) is off: these tests count the alert messages alone.
+const start = (source: Record<string, unknown> = {}) =>
+  startTestBot({ sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, config: { source: { kind: 'poll', pollIntervalSeconds: 3600, ...source }, connectivity: { enabled: false } } });
 const eventIdsIn = (text: string) => [...text.matchAll(/event (\d+)/g)].map((m) => m[1]);
 
 test('first start: what happened before it is one catch-up message per channel, with details read once per alerting asset', async () => {

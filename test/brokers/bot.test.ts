@@ -95,6 +95,6 @@ test('RabbitMQ: the queue deleted under the bot is logged as the explained, term
   await ended;
   const errors = bot.lines.filter((l) => l.startsWith('error'));
   expect(errors.length).toBeGreaterThanOrEqual(1);
-  expect(errors[0]).toMatch(/^error push: the broker (has no queue|deleted the queue)/);
+  expect(errors[0]).toMatch(/^error push \S+: the broker (has no queue|deleted the queue)/);
   expect(errors.join('\n')).not.toContain(target.settings.password);
 });
