@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { type IDataObject, type INode, type INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
 /** The data types the platform pushes (shared/push names the same four). */
 export type PushedDataType = 'AssetEvent' | 'AssetState' | 'AssetReport' | 'AssetCBM';
@@ -65,11 +65,16 @@ export function parseIdList(field: string, value: unknown): number[] {
 	return parts.map(Number);
 }
 
-export function readFilters(context: { getNodeParameter(name: string, fallback: unknown): unknown }): TriggerFilters {
+export function readFilters(context: { getNodeParameter(name: string, fallback: unknown): unknown; getNode(): INode }): TriggerFilters {
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
-	return {
-		eventTypes: (filters.eventTypes as string[] | undefined) ?? [],
-		assetIds: parseIdList('Filters > Asset IDs', filters.assetIds),
-		cbmStatuses: (filters.cbmStatuses as string[] | undefined) ?? [],
-	};
+	try {
+		return {
+			eventTypes: (filters.eventTypes as string[] | undefined) ?? [],
+			assetIds: parseIdList('Filters > Asset IDs', filters.assetIds),
+			cbmStatuses: (filters.cbmStatuses as string[] | undefined) ?? [],
+		};
+	} catch (error) {
+		// A wrong filter is the workflow's to fix: said on the node, before anything is received.
+		throw new NodeOperationError(context.getNode(), (error as Error).message);
+	}
 }

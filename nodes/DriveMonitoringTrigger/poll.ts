@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { assetStandingRefusal, createClient, DriveMonitoringApiError, type DriveMonitoringClient } from '../../shared';
 import { apiCredentialsOf } from '../DriveMonitoring/transport/credentials';
 import { n8nTransport } from '../DriveMonitoring/transport/n8nTransport';
-import { parseIdList, passesFilters, readFilters, toItem, type TriggerFilters, type TriggerMessage } from './items';
+import { parseIdList, passesFilters, readFilters, toItem, type TriggerMessage } from './items';
 
 const API_CREDENTIAL_TYPE = 'driveMonitoringApi';
 const MINUTE = 60_000;
@@ -42,12 +42,7 @@ export async function pollForChanges(this: IPollFunctions): Promise<INodeExecuti
 	if (watch.length === 0) throw new NodeOperationError(node, 'Watch is empty: choose at least one of New Events, Report Status, CBM Changes, Condition Changes');
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const includeRaw = options.includeRaw === true;
-	let filters: TriggerFilters;
-	try {
-		filters = readFilters(this);
-	} catch (error) {
-		throw new NodeOperationError(node, (error as Error).message);
-	}
+	const filters = readFilters(this);
 	const client = await pollClient.call(this);
 	const state = this.getWorkflowStaticData('node') as PollState;
 	const manual = this.getMode() === 'manual';

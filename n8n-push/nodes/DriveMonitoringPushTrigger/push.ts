@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { createPushReceiver, PUSH_DATA_TYPES, type PushDataType, type PushMessage, type PushReceiverOptions } from '../../../shared/push';
-import { passesFilters, readFilters, toItem, type TriggerFilters } from '../../../nodes/DriveMonitoringTrigger/items';
+import { passesFilters, readFilters, toItem } from '../../../nodes/DriveMonitoringTrigger/items';
 
 export const PUSH_CREDENTIAL_TYPE = 'driveMonitoringPushApi';
 
@@ -34,12 +34,7 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const acknowledge = (options.acknowledge as Acknowledge | undefined) ?? 'executionFinishes';
 	const includeRaw = options.includeRaw === true;
-	let filters: TriggerFilters;
-	try {
-		filters = readFilters(this);
-	} catch (error) {
-		throw new NodeOperationError(node, (error as Error).message);
-	}
+	const filters = readFilters(this);
 	const manual = this.getMode() === 'manual';
 	const settings = receiverOptionsOf(await this.getCredentials(PUSH_CREDENTIAL_TYPE));
 	const logger = this.logger;
