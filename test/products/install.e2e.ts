@@ -130,10 +130,13 @@ describe('drive-monitoring-bot from its tarball', () => {
       const response = await fetch(`${opsUrl}/readyz`);
       return response.status === 200 ? ((await response.json()) as { checks: Record<string, { ok: boolean }> }) : undefined;
     });
-    expect(Object.keys(ready.checks).sort()).toEqual(['platform', 'slack', 'source']);
+    expect(Object.keys(ready.checks).sort()).toEqual(['lag', 'platform', 'slack', 'source']);
     const metrics = await (await fetch(`${opsUrl}/metrics`)).text();
     expect(Number(/^drive_bot_alerts_posted_total\{kind="alert"\} (\d+)/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
     expect(Number(/^drive_bot_poll_pass_duration_seconds_count\{source="poll"\} (\d+)/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+    // How late polling is, and the request budget it spends (read from the sources on scrape).
+    expect(metrics).toMatch(/^drive_bot_source_lag_seconds\{source="poll"\} \d+/m);
+    expect(metrics).toMatch(/^drive_bot_platform_budget_per_second \d+/m);
     expect(log).not.toContain(eu.apiSecret);
     expect(log).not.toContain(token);
   });
