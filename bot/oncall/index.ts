@@ -4,6 +4,7 @@ import type { BotConfig, Route } from '../config/schema';
 import type { AssetDirectory } from '../platform/directory';
 import type { MessageRef, StateStore } from '../state/store';
 import { closest } from '../config/route-check';
+import { formatTime } from '../render/format';
 import { describeDuration, parseDuration } from './durations';
 import { OnCallState, type Silence, type SilenceKind } from './state';
 
@@ -199,7 +200,8 @@ export class OnCall {
       return s;
     });
     this.onEnqueued();
-    const until = new Date(silence.until).toISOString().replace(/\.\d+Z$/, 'Z');
+    // In the bot's time zone, as every other time it shows.
+    const until = formatTime(new Date(silence.until).toISOString(), this.config.timeZone);
     return { ok: true, silence, text: `Muted ${label} for ${describeDuration(ms)} (until ${until})${reason ? `: ${reason}` : ''}. Alerts are recorded, not posted; a summary follows when the silence ends.` };
   }
 

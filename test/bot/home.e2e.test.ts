@@ -65,7 +65,9 @@ test('the Home tab shows open faults by group, CBM units Yellow or Red and offli
   sim.clock.advance(15 * 60_000);
   await bot.connectivityPoll?.pollOnce();
   // A maintenance window set by command is listed with its reason.
-  await bot.commands.handle(`mute ${other.serialNumber} 2h gateway swap`, { user: 'U0ALICE' });
+  const muted = await bot.commands.handle(`mute ${other.serialNumber} 2h gateway swap`, { user: 'U0ALICE' });
+  // Its end is told in the bot's time zone, as every time it shows.
+  expect(muted).toMatchObject({ kind: 'notice', message: expect.stringMatching(/until \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \(UTC\+08:00\)/) });
 
   const home = await openHome('U0ALICE');
   expect(home).toContain('gateway swap');
