@@ -10,6 +10,8 @@
 //   BENCH_N8N_PUSH_EVENTS (10000), BENCH_N8N_PUSH_RUNS (5), BENCH_N8N_PARALLEL_MESSAGES (10)
 //   BENCH_N8N_PUSH_VARIANTS (ours-amqp,n8n-amqp,ours-mqtt,n8n-mqtt), BENCH_N8N_MEMORY_EXECUTIONS (1000)
 // Arguments pick figures: get, events, push, memory (default: all).
+// A Node program: the core's timers and HTTP transport (shared/runtime).
+import '../../shared/runtime/node';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
