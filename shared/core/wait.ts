@@ -20,6 +20,12 @@ export function abortError(signal: AbortSignal): TransportError {
 export interface Timers {
   /** `background`: the wait alone should not keep the process alive (a host may ignore it). */
   sleep(ms: number, signal?: AbortSignal, background?: boolean): Promise<unknown>;
+  /**
+   * Optional: calls `fire` after `ms` unless the returned cancel is called first, without keeping
+   * the process alive. A per-call deadline is set and cleared on every request, so a host with a
+   * cheap timer (Node) gives one; others fall back to `sleep` with an abort.
+   */
+  schedule?(ms: number, fire: () => void): () => void;
 }
 
 let timers: Timers | undefined;
@@ -119,23 +125,25 @@ export function callSignal(parents: Array<AbortSignal | undefined>, deadlineMs?:
   const unfollow = present.map((parent) => (parent.aborted ? (controller.abort(parent.reason), () => false) : follow(parent, controller)));
   let passed = false;
   // The deadline waits on the host's timers like every other wait of the core; ending the call
-  // aborts that wait, which clears the host's timer. A call in flight keeps the process alive by
-  // itself; its deadline need not.
-  const deadline = deadlineMs === undefined ? undefined : new AbortController();
-  if (deadline) {
-    sleep(deadlineMs as number, deadline.signal, true).then(
-      () => {
-        passed = true;
-        controller.abort(new DeadlineReason(`the deadline of ${deadlineMs} ms passed`));
-      },
-      () => undefined,
-    );
+  // cancels it. A call in flight keeps the process alive by itself; its deadline need not.
+  const expire = () => {
+    passed = true;
+    controller.abort(new DeadlineReason(`the deadline of ${deadlineMs} ms passed`));
+  };
+  let cancel: () => void = () => undefined;
+  if (deadlineMs !== undefined) {
+    if (timers?.schedule) cancel = timers.schedule(deadlineMs, expire);
+    else {
+      const deadline = new AbortController();
+      sleep(deadlineMs, deadline.signal, true).then(expire, () => undefined);
+      cancel = () => deadline.abort();
+    }
   }
   return {
     signal: controller.signal,
     deadlinePassed: () => passed,
     clear: () => {
-      deadline?.abort();
+      cancel();
       for (const stop of unfollow) stop();
     },
   };

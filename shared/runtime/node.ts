@@ -5,7 +5,13 @@ import { useTimers } from '../core/wait';
 import { setDefaultTransport } from '../transport/default';
 import { createUndiciTransport } from '../transport/undici';
 
-useTimers({ sleep: (ms, signal, background) => delay(ms, undefined, { signal, ref: !background }) });
+useTimers({
+  sleep: (ms, signal, background) => delay(ms, undefined, { signal, ref: !background }),
+  schedule: (ms, fire) => {
+    const timer = setTimeout(fire, ms).unref();
+    return () => clearTimeout(timer);
+  },
+});
 setDefaultTransport((options) => createUndiciTransport(options));
 
 export { createUndiciTransport, type UndiciTransportOptions } from '../transport/undici';
