@@ -27,7 +27,7 @@ function drives(count: number) {
 	return Array.from({ length: count }, (_, i) => ({ assetId: all[i % all.length].id }));
 }
 
-const assetGet = (options: Record<string, unknown> = {}): INodeParameters => ({ resource: 'asset', operation: 'get', asset: rl('={{ $json.assetId }}'), simplify: true, options });
+const assetGet = (options: INodeParameters = {}): INodeParameters => ({ resource: 'asset', operation: 'get', asset: rl('={{ $json.assetId }}'), simplify: true, options });
 
 test(`by default a year of events (53 seven-day pieces) goes out in one round: ${DEFAULT_PARALLEL_REQUESTS} requests may be in flight`, async () => {
 	const drive = f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium', 'Premium drive');
