@@ -115,3 +115,39 @@ test('every read operation offers Parallel Requests under Options (default state
 		}
 	}
 });
+
+describe('the level read for the history check (E9)', () => {
+	const yearOfEvents = (assetId: number, days: number): INodeParameters => {
+		const end = f.sim.clock.now();
+		return { resource: 'event', operation: 'getMany', asset: rl(assetId), startTime: new Date(end - days * DAY + 60_000).toISOString(), endTime: new Date(end).toISOString(), returnAll: true, filters: {} };
+	};
+
+	test('is reused by the next executions with the same credential when the range fits it', async () => {
+		// Not the Premium drive of the tests above: its level may already have been read.
+		const drive = f.asset((a) => a.assetType === 'Drive' && a.level === 'Standard', 'Standard drive');
+		f.sim.requests.clear();
+		for (let run = 0; run < 3; run++) {
+			const result = await run_(yearOfEvents(drive.id, 365));
+			expect(result.run.status).toBe('success');
+		}
+		expect(f.sim.requests.api('E14')).toHaveLength(3 * 53);
+		expect(f.sim.requests.api('E9').filter((r) => r.path.endsWith(`/${drive.id}`))).toHaveLength(1);
+	});
+
+	test('a reused level never refuses on its own: a range past it reads the level again, and only that answer refuses', async () => {
+		const basic = f.asset((a) => a.assetType === 'Drive' && a.level === 'Basic', 'Basic drive');
+		f.sim.requests.clear();
+		expect((await run_(yearOfEvents(basic.id, 80))).run.status).toBe('success');
+		expect(f.sim.requests.api('E9')).toHaveLength(0);
+		for (let run = 0; run < 2; run++) {
+			const result = await run_(yearOfEvents(basic.id, 200));
+			expect(result.nodeError('Drive Monitoring')?.message).toMatch(/history range of a Basic asset.*90 days/);
+		}
+		expect(f.sim.requests.api('E9')).toHaveLength(2);
+		expect(f.sim.requests.api('E14')).toHaveLength(12);
+	});
+});
+
+async function run_(parameters: INodeParameters) {
+	return await run(parameters, [{}]);
+}
