@@ -1,6 +1,7 @@
-// Options > Parallel Requests: how many requests a read operation keeps in flight, across its
-// items and the pieces of a long range, counted where they arrive (the simulator). The platform
-// answers slowly here (injected latency) so that requests sent together overlap there.
+// What the node sends and how many at once: Options > Parallel Requests (requests in flight
+// across items and the pieces of a long range, counted where they arrive, the simulator, which
+// answers slowly here so that requests sent together overlap), 429s, one token per execution
+// even when it is refused mid-way (H2), and the level of the history check reused (H3).
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 import { DriveMonitoring } from '../../nodes/DriveMonitoring/DriveMonitoring.node';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/DriveMonitoring/actions/common';
@@ -151,3 +152,20 @@ describe('the level read for the history check (E9)', () => {
 async function run_(parameters: INodeParameters) {
 	return await run(parameters, [{}]);
 }
+
+test('a token refused in the middle of an execution is fetched again once; every later request of the execution sends the new one', async () => {
+	// A token the simulator never issued: refused (401) as an expired one would be.
+	const stale = ['stale', 'token', 'of', 'yesterday'].join('.');
+	f.engine.addCredential({ id: 'refresh', name: 'refreshed in flight', type: 'driveMonitoringApi', data: { ...f.euCredential, accessToken: stale } });
+	const workflow = f.engine.readWorkflow('single-operation.json');
+	workflow.nodes[1].credentials = { driveMonitoringApi: { id: 'refresh', name: 'refreshed in flight' } };
+	f.sim.requests.clear();
+	const result = await f.engine.run(workflow, { input: drives(40).map((json) => ({ json })) });
+	expect(result.run.status).toBe('success');
+	expect(result.output('Drive Monitoring')).toHaveLength(40);
+	expect(f.engine.credentialsHelper.preAuthenticationCalls.get('refresh')).toBe(1);
+	// A refused request is logged without its endpoint (the token is checked first): by path.
+	const e8 = f.sim.requests.entries.filter((r) => r.path.includes('/assetmanagement/asset/'));
+	expect(e8.filter((r) => r.status === 401)).toHaveLength(1);
+	expect(e8.filter((r) => r.status === 200)).toHaveLength(40);
+});
