@@ -17,6 +17,18 @@ export interface RequestRecord {
 /** The log tests read to assert what was (or was not) sent. */
 export class RequestLog {
   private records: RequestRecord[] = [];
+  private active = 0;
+  private peak = 0;
+
+  /** Requests received and not yet answered (or reset). */
+  get inFlight(): number {
+    return this.active;
+  }
+
+  /** The most requests in flight at once since start or the last clear(): what a client's concurrency really was. */
+  get peakInFlight(): number {
+    return this.peak;
+  }
 
   /** Every request since start or the last clear(), oldest first. */
   get entries(): readonly RequestRecord[] {
@@ -32,13 +44,24 @@ export class RequestLog {
     return this.records.filter((r) => r.endpoint?.startsWith('E') && (endpoint === undefined || r.endpoint === endpoint));
   }
 
-  push(record: RequestRecord): void {
+  /** Records a request that arrived; `settled` is called once its answer is sent or its connection ends. */
+  push(record: RequestRecord): { settled(): void } {
     this.records.push(record);
+    this.active++;
+    if (this.active > this.peak) this.peak = this.active;
     // Bounded so a long demo run does not grow without end.
     if (this.records.length > 100_000) this.records = this.records.slice(-50_000);
+    let open = true;
+    return {
+      settled: () => {
+        if (open) this.active--;
+        open = false;
+      },
+    };
   }
 
   clear(): void {
     this.records = [];
+    this.peak = this.active;
   }
 }

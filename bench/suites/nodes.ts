@@ -1,10 +1,10 @@
 // The Drive Monitoring node in n8n's engine against the same calls through the core directly,
 // same run, same simulator: 1,000 items of Asset > Get in one execution versus the same 1,000
 // `client.assets.get` calls with the same number in flight (the node runs read-only operations
-// READ_CONCURRENCY items at a time).
+// Options > Parallel Requests items at a time, DEFAULT_PARALLEL_REQUESTS unless set).
 // Target: node overhead under 1 ms per item. Reproduce: `npm run bench -- nodes`
 // (results in bench/results/latest.md).
-import { READ_CONCURRENCY } from '../../nodes/DriveMonitoring/actions/router';
+import { DEFAULT_PARALLEL_REQUESTS as READ_CONCURRENCY } from '../../nodes/DriveMonitoring/actions/common';
 import { createClient, TokenCache } from '../../shared';
 import { mapLimit } from '../../shared/core/limiter';
 import { startSimulator } from '../../simulator';

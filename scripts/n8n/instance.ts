@@ -75,7 +75,10 @@ export interface N8nServer {
 export async function startN8nServer(instance: N8nInstance, logFile: string, timeoutMs = 180_000, extraEnv: NodeJS.ProcessEnv = {}): Promise<N8nServer> {
   const [port, brokerPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
-  const child = startDetached(process.execPath, [instance.runtime.bin, 'start'], {
+  // N8N_CPU_PROF_DIR: a V8 CPU profile of the n8n main process, written there when it stops
+  // (how the bench:n8n figures were profiled; Node refuses --cpu-prof in NODE_OPTIONS).
+  const profile = process.env.N8N_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.N8N_CPU_PROF_DIR}`] : [];
+  const child = startDetached(process.execPath, [...profile, instance.runtime.bin, 'start'], {
     cwd: instance.userFolder,
     env: n8nEnv(instance, {
       N8N_PORT: String(port),

@@ -113,6 +113,9 @@ export class DeadlineReason extends Error {
   override name = 'TimeoutError';
 }
 
+/** The reason a call's deadline timer is cancelled with when the call ends; nobody sees it. */
+const CALL_ENDED = new Error('the call ended before its deadline');
+
 /**
  * The signal of one call: aborted when any parent aborts, or once `deadlineMs` have passed (the
  * total deadline, retries included). `clear` ends the timer and the following as soon as the
@@ -133,10 +136,12 @@ export function callSignal(parents: Array<AbortSignal | undefined>, deadlineMs?:
   let cancel: () => void = () => undefined;
   if (deadlineMs !== undefined) {
     if (timers?.schedule) cancel = timers.schedule(deadlineMs, expire);
-    else {
+    else if (timers) {
+      // The host's sleep directly, aborted with one shared reason: ending a call then builds no
+      // error (a DOMException and the core's abort error each captured a stack on every call).
       const deadline = new AbortController();
-      sleep(deadlineMs, deadline.signal, true).then(expire, () => undefined);
-      cancel = () => deadline.abort();
+      timers.sleep(deadlineMs, deadline.signal, true).then(expire, () => undefined);
+      cancel = () => deadline.abort(CALL_ENDED);
     }
   }
   return {

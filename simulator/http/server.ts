@@ -56,8 +56,9 @@ async function handle(deps: ServerDeps, router: Router, req: IncomingMessage, re
     time: isoUtc(deps.platform.clock.wallNow()),
     status: 0,
   };
-  deps.requests.push(record);
+  const entry = deps.requests.push(record);
   res.on('finish', () => (record.status = res.statusCode));
+  res.on('close', () => entry.settled());
 
   const decision = deps.faults.decide(url.pathname);
   if (decision.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.latencyMs));

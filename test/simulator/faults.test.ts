@@ -115,6 +115,25 @@ describe('request log', () => {
     expect(h.sim.requests.api()).toEqual([]);
   });
 
+  test('counts the requests in flight and the most at once since clear(), resets included', async () => {
+    h.sim.faults.set({ paths: ['/organization'], latencyMs: 300 });
+    h.sim.requests.clear();
+    const calls = Array.from({ length: 5 }, () => callApi(h.sim, token, 'GET', '/organization'));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(h.sim.requests.inFlight).toBe(5);
+    await Promise.all(calls);
+    expect(h.sim.requests.inFlight).toBe(0);
+    expect(h.sim.requests.peakInFlight).toBe(5);
+    h.sim.faults.set({ paths: ['/organization'], resetRate: 1 });
+    await expect(raw('/organization')).rejects.toThrow();
+    expect(h.sim.requests.inFlight).toBe(0);
+    h.sim.faults.clear();
+    h.sim.requests.clear();
+    expect(h.sim.requests.peakInFlight).toBe(0);
+    await callApi(h.sim, token, 'GET', '/organization');
+    expect(h.sim.requests.peakInFlight).toBe(1);
+  });
+
   test('unknown paths get 404 in the envelope, wrong methods 405 with Allow', async () => {
     const missing = await callApi(h.sim, token, 'GET', '/organization/1/nothing');
     expect(missing.status).toBe(404);

@@ -223,6 +223,35 @@ export function rangeOptions(windowDays: number): INodeProperties {
 	};
 }
 
+/**
+ * Requests a read operation keeps in flight by default: a year of events (53 seven-day pieces, the
+ * longest history the platform keeps) goes out in one round. n8n's HTTP Request node sends every
+ * item's request at once; the platform publishes no rate limit (assumption H1).
+ */
+export const DEFAULT_PARALLEL_REQUESTS = 64;
+export const MAX_PARALLEL_REQUESTS = 100;
+
+/** The Parallel Requests option of every read operation (in its Options collection). */
+export const parallelRequestsOption: INodeProperties = {
+	displayName: 'Parallel Requests',
+	name: 'parallelRequests',
+	type: 'number',
+	default: DEFAULT_PARALLEL_REQUESTS,
+	typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS, numberPrecision: 0 },
+	description: `How many requests this node keeps in flight at once, across its input items and the pieces of a long time range (default ${DEFAULT_PARALLEL_REQUESTS}, at most ${MAX_PARALLEL_REQUESTS}). A request the platform refuses as too many (HTTP 429) is sent again after the wait it asks for; lower this if that happens often.`,
+};
+
+/** The node's Parallel Requests for this execution (read from the first item), checked before any request. */
+export function getParallelRequests(this: IExecuteFunctions): number {
+	const value = (this.getNodeParameter('options', 0, {}) as { parallelRequests?: unknown }).parallelRequests ?? DEFAULT_PARALLEL_REQUESTS;
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_PARALLEL_REQUESTS) {
+		throw new NodeOperationError(this.getNode(), `Parallel Requests: ${JSON.stringify(value)} is not a whole number from 1 to ${MAX_PARALLEL_REQUESTS}`, {
+			description: `Set Options > Parallel Requests to how many requests may run at once (default ${DEFAULT_PARALLEL_REQUESTS}).`,
+		});
+	}
+	return value;
+}
+
 /** Whether a ranged query splits long ranges (on unless switched off). */
 export function splitsLongRanges(this: IExecuteFunctions, itemIndex: number): boolean {
 	return (this.getNodeParameter('options', itemIndex, {}) as { splitLongRanges?: boolean }).splitLongRanges !== false;

@@ -13,6 +13,7 @@ import { organization } from './organization/Organization.resource';
 import { parameterBackup } from './parameterBackup/ParameterBackup.resource';
 import { report } from './report/Report.resource';
 import { trendSignal } from './trendSignal/TrendSignal.resource';
+import { parallelRequestsOption } from './common';
 import type { Operation, Resource } from './types';
 
 export const resources: Resource[] = [
@@ -57,10 +58,31 @@ export function nodeProperties(): INodeProperties[] {
 			...resource.operations.flatMap((operation) =>
 				updateDisplayOptions(
 					{ show: { resource: [resource.value], operation: [operation.option.value as string] } },
-					operation.properties,
+					propertiesOf(operation),
 				),
 			),
 			];
 		}),
 	];
 }
+
+/**
+ * An operation's fields; a read operation also gets Parallel Requests in its Options collection
+ * (added to the one it has, or a new one), so every read operation offers the same setting.
+ */
+function propertiesOf(operation: Operation): INodeProperties[] {
+	if (!operation.readOnly) return operation.properties;
+	const existing = operation.properties.find((p) => p.name === 'options' && p.type === 'collection');
+	if (!existing) {
+		return [
+			...operation.properties,
+			{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [parallelRequestsOption] },
+		];
+	}
+	return operation.properties.map((p) =>
+		p === existing ? { ...p, options: [...(p.options ?? []), parallelRequestsOption].sort(byDisplayName) } : p,
+	);
+}
+
+const byDisplayName = (a: { displayName?: string; name: string }, b: { displayName?: string; name: string }) =>
+	(a.displayName ?? a.name).localeCompare(b.displayName ?? b.name);

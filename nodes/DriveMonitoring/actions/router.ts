@@ -3,10 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { mapLimit } from '../../../shared/core/limiter';
 import { createNodeClient } from '../transport';
 import { errorOutput, isCredentialFailure, toNodeError } from '../helpers/errors';
+import { getParallelRequests } from './common';
 import { findOperation } from './resources';
-
-/** Items of a read-only operation in flight at once (the core's own default concurrency). */
-export const READ_CONCURRENCY = 8;
 
 type ItemResult = { output: INodeExecutionData[] } | { error: NodeApiError | NodeOperationError };
 
@@ -24,7 +22,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" is not known for resource "${resource}"`);
 	}
-	const client = await createNodeClient.call(this);
+	// Read operations: Options > Parallel Requests bounds the requests in flight, across items and
+	// the pieces of a long range alike (the client's limiter). Changes run one at a time anyway.
+	const parallelRequests = operation.readOnly ? getParallelRequests.call(this) : undefined;
+	const client = await createNodeClient.call(this, { concurrency: parallelRequests });
 	const continueOnFail = this.continueOnFail();
 	const runItem = async (itemIndex: number): Promise<ItemResult> => {
 		try {
@@ -35,7 +36,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	};
 
 	const results = operation.readOnly
-		? await runConcurrently(items.length, runItem)
+		? await runConcurrently(items.length, runItem, parallelRequests!)
 		: await runInOrder(items.length, runItem, continueOnFail);
 	// Refused credentials fail every item alike: the items after the first are not tried again.
 	const refused = results.find((r): r is { error: NodeApiError } => 'error' in r && isCredentialFailure(r.error));
@@ -57,13 +58,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
  * The first item runs alone: it makes n8n fetch the token (preAuthentication) once and store it,
  * so the items after it reuse that token instead of each fetching one at the same time.
  */
-async function runConcurrently(count: number, runItem: (itemIndex: number) => Promise<ItemResult>): Promise<ItemResult[]> {
+async function runConcurrently(count: number, runItem: (itemIndex: number) => Promise<ItemResult>, limit: number): Promise<ItemResult[]> {
 	if (count === 0) return [];
 	const first = await runItem(0);
 	if ('error' in first && isCredentialFailure(first.error)) return [first];
 	const rest = await mapLimit(
 		Array.from({ length: count - 1 }, (_, i) => i + 1),
-		READ_CONCURRENCY,
+		limit,
 		async (itemIndex) => await runItem(itemIndex),
 	);
 	return [first, ...rest];

@@ -75,7 +75,7 @@ export const getMany: Operation = {
 		let events: Event[] =
 			!splitsLongRanges.call(this, itemIndex)
 				? await client.assetData.listEvents(query)
-				: await client.ranges.events({ ...query, level: await levelForHistoryCheck(client, assetId, startTime) });
+				: await client.ranges.events({ ...query, level: await levelForHistoryCheck.call(this, client, assetId, startTime, 'events') });
 		if (filters.eventTypes?.length) events = events.filter((e) => filters.eventTypes?.includes(e.eventType));
 		if (filters.status) events = events.filter((e) => e.eventStatus === filters.status);
 		if (!this.getNodeParameter('returnAll', itemIndex)) {

@@ -90,7 +90,7 @@ export const getData: Operation = {
 		const data =
 			!splitsLongRanges.call(this, itemIndex)
 				? await client.assetData.queryTrendSignalData(query)
-				: await client.ranges.trendSignalData({ ...query, level: await levelForHistoryCheck(client, assetId, startTime) });
+				: await client.ranges.trendSignalData({ ...query, level: await levelForHistoryCheck.call(this, client, assetId, startTime, 'trendSignal') });
 		const simplify = this.getNodeParameter('simplify', itemIndex) as boolean;
 		if (this.getNodeParameter('output', itemIndex) !== 'point') return byParameter(data.paramDatas, simplify);
 		const byCode = this.getNodeParameter('columnNames', itemIndex, 'label') === 'code';
