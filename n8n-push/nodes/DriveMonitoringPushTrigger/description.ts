@@ -1,6 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { filtersProperty, includeRawOption } from '../../../nodes/DriveMonitoringTrigger/description';
 
+/** Messages handled at once unless the node says otherwise (assumption Q1). */
+export const DEFAULT_PARALLEL_MESSAGES = 1;
+
 export const pushTriggerProperties: INodeProperties[] = [
 	{
 		displayName: 'Data Types',
@@ -49,7 +52,7 @@ export const pushTriggerProperties: INodeProperties[] = [
 				name: 'parallelMessages',
 				type: 'number',
 				typeOptions: { minValue: 1 },
-				default: 1,
+				default: DEFAULT_PARALLEL_MESSAGES,
 				description: 'How many messages are handled at once (each acknowledged on its own, AMQP and MQTT alike)',
 			},
 		],
