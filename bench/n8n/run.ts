@@ -8,6 +8,7 @@
 //   BENCH_N8N_ITEMS (1000)      items of Asset > Get
 //   BENCH_N8N_LATENCY_MS (50)   platform latency added by the simulator in the second events figure
 //   BENCH_N8N_PUSH_EVENTS (10000), BENCH_N8N_PUSH_RUNS (5), BENCH_N8N_PARALLEL_MESSAGES (10)
+//   BENCH_N8N_PUSH_LONG_EVENTS (0)   one more burst of this size per variant, its own rows
 //   BENCH_N8N_PUSH_VARIANTS (ours-amqp,n8n-amqp,ours-mqtt,n8n-mqtt), BENCH_N8N_MEMORY_EXECUTIONS (1000)
 // Arguments pick figures: get, events, push, memory (default: all).
 // A Node program: the core's timers and HTTP transport (shared/runtime).
@@ -46,8 +47,9 @@ const SETTINGS = {
   latencyMs: setting('BENCH_N8N_LATENCY_MS', 50),
   pushEvents: setting('BENCH_N8N_PUSH_EVENTS', 10_000),
   pushRuns: setting('BENCH_N8N_PUSH_RUNS', 5),
-  // Ten, as the in-process push suite. Over AMQP it bounds nothing yet: rhea's credit window
-  // refills on arrival, not on settlement (see the README's real-n8n section).
+  // After the runs above, one more burst of this size per variant (0: none), reported apart.
+  pushLongEvents: setting('BENCH_N8N_PUSH_LONG_EVENTS', 0),
+  // The push trigger's default (assumption Q2).
   parallelMessages: setting('BENCH_N8N_PARALLEL_MESSAGES', 10),
   memoryExecutions: setting('BENCH_N8N_MEMORY_EXECUTIONS', 1000),
 };
@@ -309,6 +311,7 @@ async function pushBurst(n8n: BenchN8n, ctx: Context, workflow: BenchWorkflow, s
  */
 async function figurePush(instance: N8nInstance, ctx: Context, workflows: Record<PushVariant, BenchWorkflow>): Promise<{ figures: Figure[]; raw: unknown }> {
   const runs: Record<PushVariant, PushRun[]> = { 'ours-amqp': [], 'n8n-amqp': [], 'ours-mqtt': [], 'n8n-mqtt': [] };
+  const long: Partial<Record<PushVariant, PushRun>> = {};
   const variants = (process.env.BENCH_N8N_PUSH_VARIANTS?.split(',') ?? Object.keys(runs)) as PushVariant[];
   for (const variant of variants) {
     const n8n = await BenchN8n.start(instance, `push-${variant}`, []);
@@ -320,6 +323,13 @@ async function figurePush(instance: N8nInstance, ctx: Context, workflows: Record
         log(`push: ${variant}: ${result.perSecond.toFixed(0)}/s, lost ${result.lost}, duplicated ${result.duplicated}`);
         runs[variant].push(result);
       }
+      if (SETTINGS.pushLongEvents > 0) {
+        const startedAt = Date.now();
+        log(`push: ${variant}, one run of ${SETTINGS.pushLongEvents} events`);
+        const result = await pushBurst(n8n, ctx, workflows[variant], SETTINGS.pushLongEvents);
+        log(`push: ${variant}: ${result.perSecond.toFixed(0)}/s, lost ${result.lost}, duplicated ${result.duplicated} (${((Date.now() - startedAt) / 60_000).toFixed(1)} min)`);
+        long[variant] = result;
+      }
       // Unpublished, or the next start of n8n would start it again beside the next variant.
       await n8n.session.deactivate(workflows[variant].id);
     } finally {
@@ -330,22 +340,29 @@ async function figurePush(instance: N8nInstance, ctx: Context, workflows: Record
   for (const protocol of ['amqp', 'mqtt'] as const) {
     const ours = runs[`ours-${protocol}`];
     const theirs = runs[`n8n-${protocol}`];
-    if (ours.length === 0 || theirs.length === 0) continue;
-    const oursRate = median(ours.map((r) => r.perSecond));
-    const theirRate = median(theirs.map((r) => r.perSecond));
-    const sum = (list: PushRun[], key: 'lost' | 'duplicated') => list.reduce((total, r) => total + r[key], 0);
-    const n8nNode = protocol === 'amqp' ? 'AMQP Trigger' : 'MQTT Trigger (QoS 1)';
-    const shape = (list: PushRun[]) => `up to ${median(list.map((r) => r.maxConcurrent))} executions at once, ${fmt(median(list.map((r) => r.medianExecutionMs)))} each`;
-    figures.push({
-      name: `${protocol.toUpperCase()}: burst of ${SETTINGS.pushEvents} AssetEvents, trigger + Set node per event (median of ${SETTINGS.pushRuns})`,
-      value: `${oursRate.toFixed(0)} events/s Drive Monitoring Trigger (acknowledge after execution, ${protocol === 'amqp' ? `${SETTINGS.parallelMessages} parallel` : 'one at a time'}; ${shape(ours)}); lost ${sum(ours, 'lost')}, duplicated ${sum(ours, 'duplicated')}`,
-      baseline: `${theirRate.toFixed(0)} events/s n8n ${n8nNode} (acknowledges on receipt; ${shape(theirs)}); lost ${sum(theirs, 'lost')}, duplicated ${sum(theirs, 'duplicated')}`,
-      ratio: ratio(oursRate / theirRate),
-      target: '>= 1.0x, 0 lost, 0 duplicated',
-      met: oursRate >= theirRate && sum(ours, 'lost') === 0 && sum(ours, 'duplicated') === 0,
-    });
+    if (ours.length > 0 && theirs.length > 0) figures.push(pushFigure(protocol, ours, theirs, SETTINGS.pushEvents, `median of ${SETTINGS.pushRuns}`));
+    const oursLong = long[`ours-${protocol}`];
+    const theirsLong = long[`n8n-${protocol}`];
+    if (oursLong && theirsLong) figures.push(pushFigure(protocol, [oursLong], [theirsLong], SETTINGS.pushLongEvents, 'one run'));
   }
-  return { figures, raw: runs };
+  return { figures, raw: SETTINGS.pushLongEvents > 0 ? { ...runs, long } : runs };
+}
+
+/** One protocol's row: our trigger against n8n's on the same bursts. */
+function pushFigure(protocol: 'amqp' | 'mqtt', ours: PushRun[], theirs: PushRun[], events: number, runs: string): Figure {
+  const oursRate = median(ours.map((r) => r.perSecond));
+  const theirRate = median(theirs.map((r) => r.perSecond));
+  const sum = (list: PushRun[], key: 'lost' | 'duplicated') => list.reduce((total, r) => total + r[key], 0);
+  const n8nNode = protocol === 'amqp' ? 'AMQP Trigger' : 'MQTT Trigger (QoS 1)';
+  const shape = (list: PushRun[]) => `up to ${median(list.map((r) => r.maxConcurrent))} executions at once, ${fmt(median(list.map((r) => r.medianExecutionMs)))} each`;
+  return {
+    name: `${protocol.toUpperCase()}: burst of ${events} AssetEvents, trigger + Set node per event (${runs})`,
+    value: `${oursRate.toFixed(0)} events/s Drive Monitoring Push Trigger (acknowledge after execution, ${SETTINGS.parallelMessages} parallel messages; ${shape(ours)}); lost ${sum(ours, 'lost')}, duplicated ${sum(ours, 'duplicated')}`,
+    baseline: `${theirRate.toFixed(0)} events/s n8n ${n8nNode} (acknowledges on receipt; ${shape(theirs)}); lost ${sum(theirs, 'lost')}, duplicated ${sum(theirs, 'duplicated')}`,
+    ratio: ratio(oursRate / theirRate),
+    target: '>= 1.0x, 0 lost, 0 duplicated',
+    met: oursRate >= theirRate && sum(ours, 'lost') === 0 && sum(ours, 'duplicated') === 0,
+  };
 }
 
 /** Resident memory after a quiet moment (timers and GC settle): the median of 5 readings 2 s apart. */
