@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { filtersProperty, includeRawOption } from '../../../nodes/DriveMonitoringTrigger/description';
 
-/** Messages handled at once unless the node says otherwise (assumption Q1). */
+/** Messages handled at once unless the node says otherwise (assumption Q2). */
 export const DEFAULT_PARALLEL_MESSAGES = 10;
 
 export const pushTriggerProperties: INodeProperties[] = [
