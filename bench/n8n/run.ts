@@ -335,8 +335,9 @@ async function figurePush(instance: N8nInstance, ctx: Context, workflows: Record
         const result = await pushBurst(n8n, ctx, workflows[variant], SETTINGS.pushEvents);
         log(`push: ${variant}: ${result.perSecond.toFixed(0)}/s, lost ${result.lost}, duplicated ${result.duplicated}`);
         runs[variant].push(result);
+        if (result.stoppedAtRssMb) break;
       }
-      if (SETTINGS.pushLongEvents > 0) {
+      if (SETTINGS.pushLongEvents > 0 && !runs[variant].some((r) => r.stoppedAtRssMb)) {
         const startedAt = Date.now();
         log(`push: ${variant}, one run of ${SETTINGS.pushLongEvents} events`);
         const result = await pushBurst(n8n, ctx, workflows[variant], SETTINGS.pushLongEvents);
