@@ -51,7 +51,7 @@ const SETTINGS = {
   pushLongEvents: setting('BENCH_N8N_PUSH_LONG_EVENTS', 0),
   // n8n's main process is stopped when a burst grows it past this (n8n's AMQP Trigger reached
   // 22 GB on 10,000 events at once here); what had no execution then counts as lost.
-  pushRssLimitMb: setting('BENCH_N8N_PUSH_RSS_LIMIT_MB', 4096),
+  pushRssLimitMb: setting('BENCH_N8N_PUSH_RSS_LIMIT_MB', 10_240),
   // The push trigger's default (assumption Q2).
   parallelMessages: setting('BENCH_N8N_PARALLEL_MESSAGES', 10),
   memoryExecutions: setting('BENCH_N8N_MEMORY_EXECUTIONS', 1000),
