@@ -72,4 +72,4 @@ function parseBrokerUrl(value: string): URL {
   }
   return url;
 }
-export { checkPushLogin, receiveOne } from './listen';
+export { checkPushLogin } from './listen';

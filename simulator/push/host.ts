@@ -37,6 +37,9 @@ export interface PushChannelOptions {
   host: string;
   amqpPort?: number;
   mqttPort?: number;
-  /** Messages an AMQP user queue keeps while nobody consumes; the oldest are dropped beyond it (P5). Default 100,000. */
+  /**
+   * Messages kept per user (P5), default 100,000: an AMQP user queue drops its oldest beyond it;
+   * an MQTT persistent session keeps that many unacknowledged and drops newer ones.
+   */
   queueLimit?: number;
 }

@@ -1,6 +1,6 @@
 import type { PushEnvelope } from '../../shared/push';
 import { SUB_DATA_TYPES } from '../../shared/spec';
-import { startAmqpBroker } from './amqp-broker';
+import { QUEUE_LIMIT, startAmqpBroker } from './amqp-broker';
 import type { PushChannel, PushChannelOptions, PushHost } from './host';
 import { onPushableData } from './messages';
 import { startMqttBroker } from './mqtt-broker';
@@ -17,7 +17,7 @@ export async function startPushChannel(host: PushHost, options: PushChannelOptio
     return user !== undefined && user.subDataTypes.includes(SUB_DATA_TYPES[envelope.dataType]);
   };
   const amqp = await startAmqpBroker(host, { host: options.host, port: options.amqpPort, queueLimit: options.queueLimit }, wants);
-  const mqtt = await startMqttBroker(host, { host: options.host, port: options.mqttPort });
+  const mqtt = await startMqttBroker(host, { host: options.host, port: options.mqttPort, queueLimit: options.queueLimit ?? QUEUE_LIMIT });
 
   const offData = onPushableData(host.bus, () => host.now?.() ?? new Date(), ({ orgId, envelope }) => {
     for (const user of host.listSubscribers()) {

@@ -102,6 +102,34 @@ export async function activateTrigger(
 	return state;
 }
 
+/**
+ * Publishes the trigger as n8n 2.41 does: its NonWebhookTriggerRegistrar lists a workflow's trigger
+ * nodes and then its poll nodes (getTriggerNodes, getPollNodes) and registers each entry, and
+ * each registration runs the node's trigger function when it has one. Returns one ActiveTrigger
+ * per trigger function started, all emitting into the same record.
+ */
+export async function publishAsN8nDoes(
+	engine: N8nTestEngine,
+	parameters: INodeParameters,
+	credentials: INode['credentials'],
+	options: { withFlaky?: boolean } = {},
+): Promise<{ started: number; trigger: ActiveTrigger }> {
+	const { workflow } = workflowWith(engine, parameters, credentials, false, PUSH_TRIGGER_TYPE);
+	const listed = [...workflow.getTriggerNodes(), ...workflow.getPollNodes()];
+	const started = await Promise.all(listed.filter((node) => engine.pack.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).trigger).map(() => activateTrigger(engine, parameters, credentials, options)));
+	const trigger: ActiveTrigger = {
+		emitted: [],
+		runs: [],
+		errors: [],
+		close: async () => void (await Promise.all(started.map((t) => t.close()))),
+	};
+	// One record of everything the started triggers emitted and ran, as n8n's executions list shows.
+	Object.defineProperty(trigger, 'emitted', { get: () => started.flatMap((t) => t.emitted) });
+	Object.defineProperty(trigger, 'runs', { get: () => started.flatMap((t) => t.runs) });
+	Object.defineProperty(trigger, 'errors', { get: () => started.flatMap((t) => t.errors) });
+	return { started: started.length, trigger };
+}
+
 /** A poller over one Workflow (its static data persists between polls, as n8n saves it). */
 export function poller(engine: N8nTestEngine, parameters: INodeParameters, credentials: INode['credentials']): () => Promise<INodeExecutionData[]> {
 	const { workflow, node } = workflowWith(engine, parameters, credentials, false);

@@ -98,6 +98,34 @@ test('a queue limit drops the oldest messages beyond it (P5)', async () => {
   }
 });
 
+test('an MQTT persistent session keeps the queue limit of unacknowledged messages and drops newer ones (P5)', async () => {
+  const limited = await startTestPlatform({ queueLimit: 5 });
+  try {
+    const user = limited.createUser(47, [1]);
+    const got: number[] = [];
+    const listen = async () => {
+      const receiver = createPushReceiver({ url: limited.channel.urls.mqtt, ...user });
+      open.push(receiver);
+      await receiver.start((m) => void got.push((m.record as { id: number }).id));
+      return receiver;
+    };
+    // The persistent session exists (subscribed), then its client goes away.
+    await (await listen()).close();
+    for (let id = 1; id <= 8; id++) limited.raiseEvent(47, 947, id);
+    await listen();
+    await waitFor(() => got.length === 5, 'the five kept messages');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toEqual([1, 2, 3, 4, 5]);
+    // Acknowledged, they no longer count: the session takes new messages again.
+    limited.raiseEvent(47, 947, 9);
+    await waitFor(() => got.length === 6, 'a message after the acknowledgements');
+    expect(got).toEqual([1, 2, 3, 4, 5, 9]);
+  } finally {
+    await Promise.all(open.splice(0).map((r) => r.close()));
+    await limited.close();
+  }
+});
+
 test.each([
   ['amqp', 1],
   ['amqp', 10],

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { INode } from 'n8n-workflow';
 import { startFixture, type Fixture } from '../nodes/fixture';
-import { activateTrigger, flakyNode, poller, type ActiveTrigger } from './n8n-trigger';
+import { activateTrigger, flakyNode, poller, publishAsN8nDoes, PUSH_TRIGGER_TYPE, type ActiveTrigger } from './n8n-trigger';
 import { waitFor } from './platform';
 
 let fx: Fixture;
@@ -86,6 +86,43 @@ describe.each(['amqp', 'mqtt'] as const)('push mode over %s', (protocol) => {
     const ids = trigger.emitted.map((items) => items[0].json.id);
     expect(new Set(ids)).toEqual(new Set([event.id]));
     expect(trigger.runs.filter((r) => !r.data.resultData.error)).toHaveLength(1);
+  });
+});
+
+describe.each(['amqp', 'mqtt'] as const)('published in n8n 2.41, over %s', (protocol) => {
+  beforeAll(() => pushCredential(protocol));
+
+  test('n8n starts the trigger function once, and a burst runs one execution per event', async () => {
+    const { started, trigger } = await publishAsN8nDoes(fx.engine, { dataTypes: ['AssetEvent'], options: { parallelMessages: 10 } } as never, PUSH);
+    active.push(trigger);
+    const ids = Array.from({ length: 60 }, () => Number(fx.sim.control.raiseEvent(driveId, { eventType: 'Fault' }).id));
+    await waitFor(() => new Set(trigger.runs.map((r) => r.data.resultData.runData['Drive Monitoring Trigger']?.[0]?.data?.main?.[0]?.[0]?.json.id)).size >= ids.length, 'an execution of every event', 60_000);
+    await new Promise((r) => setTimeout(r, 500)); // a late second execution would show here
+    const executed = trigger.emitted.map((items) => Number(items[0].json.id)).filter((id) => ids.includes(id));
+    expect(executed.sort()).toEqual([...ids].sort());
+    expect(trigger.errors).toEqual([]);
+    // n8n 2.41 registers a node once per listing among trigger and poll nodes: a push trigger
+    // that also had a poll function ran two receivers, which over MQTT took the persistent
+    // session from each other and ran the other's unacknowledged messages again.
+    expect(started).toBe(1);
+  });
+
+  test('"Listen for test event" (manual mode) hands on one pushed event through the trigger function', async () => {
+    const run = fx.engine.run({ nodes: [{ id: 'push', name: 'Push', type: PUSH_TRIGGER_TYPE, typeVersion: 1, position: [0, 0], parameters: { dataTypes: ['AssetEvent'], filters: { eventTypes: ['Warning'] } }, credentials: PUSH }], connections: {} });
+    let finished = false;
+    void run.finally(() => (finished = true));
+    // The test session subscribes once n8n runs the node: raise events until one arrives.
+    const raised: number[] = [];
+    while (!finished && raised.length < 100) {
+      fx.sim.control.raiseEvent(driveId, { eventType: 'Notification' }); // filtered out
+      raised.push(Number(fx.sim.control.raiseEvent(driveId, { eventType: 'Warning' }).id));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const result = await run;
+    const items = result.output('Push') ?? [];
+    expect(items).toHaveLength(1);
+    expect(items[0].json).toMatchObject({ dataType: 'AssetEvent', assetId: driveId, eventType: 'Warning' });
+    expect(raised).toContain(Number(items[0].json.id));
   });
 });
 

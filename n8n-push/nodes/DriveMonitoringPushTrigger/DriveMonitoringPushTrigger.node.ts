@@ -1,29 +1,27 @@
 import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
-	IDataObject,
 	INodeCredentialTestResult,
-	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
-	IPollFunctions,
 	ITriggerFunctions,
 	ITriggerResponse,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { checkPushLogin, receiveOne, type PushDataType } from '../../../shared/push';
-import { passesFilters, readFilters, toItem } from '../../../nodes/DriveMonitoringTrigger/items';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import { checkPushLogin } from '../../../shared/push';
 import { pushTriggerProperties } from './description';
-import { PUSH_CREDENTIAL_TYPE, pushTrigger, receiverOptionsOf } from './push';
-
-/** How long the editor's "Fetch Test Event" listens for a pushed message. */
-const TEST_LISTEN_MS = 120_000;
+import { pushTrigger, receiverOptionsOf } from './push';
 
 /**
  * Pushed data (AMQP 1.0 or MQTT, the data-subscription user), for self-hosted n8n: broker sockets
  * and long-lived connections, which n8n Cloud's rules forbid. The polled twin, Drive Monitoring
- * Trigger, is in n8n-nodes-drive-monitoring. In the editor n8n runs the poll function once: it
- * listens for one test message.
+ * Trigger, is in n8n-nodes-drive-monitoring. In the editor, "Listen for test event" runs the
+ * trigger in manual mode on a session of its own until one message arrives.
+ *
+ * A trigger function only, no poll function: n8n 2.41 lists a node with both among a workflow's
+ * trigger nodes and again among its poll nodes and registers each entry, so the trigger function
+ * ran twice per publication. Two receivers with one persistent MQTT client id take the session
+ * from each other, and each is handed messages the other had started: executions ran twice.
  */
 export class DriveMonitoringPushTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -35,7 +33,6 @@ export class DriveMonitoringPushTrigger implements INodeType {
 		subtitle: '={{"Push: " + $parameter["dataTypes"].join(", ")}}',
 		description: 'Starts a workflow the moment the platform pushes a fault, report, CBM result or asset state',
 		defaults: { name: 'Drive Monitoring Push Trigger' },
-		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'driveMonitoringPushApi', required: true, testedBy: 'driveMonitoringPushLogin' }],
@@ -62,36 +59,4 @@ export class DriveMonitoringPushTrigger implements INodeType {
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse | undefined> {
 		return await pushTrigger.call(this);
 	}
-
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		if (this.getMode() !== 'manual') return null;
-		return await listenForTestMessage.call(this);
-	}
-}
-
-async function listenForTestMessage(this: IPollFunctions): Promise<INodeExecutionData[][]> {
-	const node = this.getNode();
-	const options = this.getNodeParameter('options', {}) as IDataObject;
-	let message;
-	try {
-		const filters = readFilters(this);
-		const settings = receiverOptionsOf(await this.getCredentials(PUSH_CREDENTIAL_TYPE));
-		message = await receiveOne(
-			{
-				...settings,
-				dataTypes: this.getNodeParameter('dataTypes', []) as PushDataType[],
-				// Its own, non-persistent session: the active workflow's session stays untouched.
-				clientId: `dm-${settings.userName}-test`,
-				persistentSession: false,
-			},
-			(m) => passesFilters(filters, m),
-			TEST_LISTEN_MS,
-		);
-	} catch (error) {
-		throw new NodeOperationError(node, (error as Error).message);
-	}
-	if (!message) {
-		throw new NodeOperationError(node, `No pushed message matching the node's data types and filters arrived within ${TEST_LISTEN_MS / 1000} s`);
-	}
-	return [[toItem(message, options.includeRaw === true)]];
 }

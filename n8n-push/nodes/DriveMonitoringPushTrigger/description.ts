@@ -1,6 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { filtersProperty, includeRawOption } from '../../../nodes/DriveMonitoringTrigger/description';
 
+/** Messages handled at once unless the node says otherwise (assumption Q2). */
+export const DEFAULT_PARALLEL_MESSAGES = 10;
+
 export const pushTriggerProperties: INodeProperties[] = [
 	{
 		displayName: 'Data Types',
@@ -49,8 +52,8 @@ export const pushTriggerProperties: INodeProperties[] = [
 				name: 'parallelMessages',
 				type: 'number',
 				typeOptions: { minValue: 1 },
-				default: 1,
-				description: 'How many messages are handled at once (each acknowledged on its own, AMQP and MQTT alike)',
+				default: DEFAULT_PARALLEL_MESSAGES,
+				description: 'How many messages are handled at once, AMQP and MQTT alike (default 10): enough to keep n8n busy while executions wait, few enough that a burst does not pile up executions. Each is acknowledged when its execution ends; over MQTT the acknowledgements leave in the order the messages came.',
 			},
 		],
 	},

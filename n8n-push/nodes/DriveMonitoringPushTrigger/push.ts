@@ -2,6 +2,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IRun, ITriggerFunctio
 import { NodeOperationError } from 'n8n-workflow';
 import { createPushReceiver, PUSH_DATA_TYPES, type PushDataType, type PushMessage, type PushReceiverOptions } from '../../../shared/push';
 import { passesFilters, readFilters, toItem } from '../../../nodes/DriveMonitoringTrigger/items';
+import { DEFAULT_PARALLEL_MESSAGES } from './description';
 
 export const PUSH_CREDENTIAL_TYPE = 'driveMonitoringPushApi';
 
@@ -43,7 +44,8 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 		receiver = createPushReceiver({
 			...settings,
 			dataTypes,
-			prefetch: Number(options.parallelMessages ?? 1),
+			// The editor's test listener takes one message: n8n runs only the first emit.
+			prefetch: manual ? 1 : Number(options.parallelMessages ?? DEFAULT_PARALLEL_MESSAGES),
 			// A test listener must not take over the persistent session of the active workflow.
 			clientId: manual ? `dm-${settings.userName}-test` : undefined,
 			persistentSession: !manual,
