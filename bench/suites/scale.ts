@@ -270,7 +270,7 @@ async function pollPhase(bareRss: number, slack: SlackApiServer, token: string):
   const label = `poll, ${POLL_ASSETS.toLocaleString('en-US')} assets, ${LATENCY_MS} ms latency, budget ${BUDGET} req/s, ${POLL_MINUTES} min`;
   return [
     { name: `${label}: bot RSS peak`, value: MiB(peak), baseline: `${MiB(bareRss)} bare Node`, ratio: `${(peak / bareRss).toFixed(2)}x`, target: '< 200 MiB', met: peak < 200 * 1048576 },
-    { name: `${label}: RSS slope after warm-up (the first ${WARMUP_MINUTES} min; ${warm.length} samples)`, value: `${slopeMiBPerMin.toFixed(2)} MiB/min`, target: '≈ 0, not rising (< 0.5 MiB/min)', met: slopeMiBPerMin < 0.5 },
+    { name: `${label}: RSS slope after warm-up (the first ${WARMUP_MINUTES.toFixed(1)} min; ${warm.length} samples)`, value: `${slopeMiBPerMin.toFixed(2)} MiB/min`, target: '≈ 0, not rising (< 0.5 MiB/min)', met: slopeMiBPerMin < 0.5 },
     {
       name: `${label}: RSS peak of the second half after warm-up against the first half`,
       value: MiB(late),
