@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=16
 // `npm start`: the bot. Without Slack tokens it runs in the terminal; without platform
 // credentials it starts the simulator in-process. See the README's "Slack bot" section.
 import { parseArgs } from 'node:util';
@@ -12,6 +12,7 @@ import { startEmbeddedPlatform } from './embedded';
 import { type BotLogger, createLogger, errorText, redact } from './log';
 import { RequestBudget } from './platform/budget';
 import { createBudgetedPlatform, createPlatformClient } from './platform/client';
+import { missingNodeFlags } from './node-flags';
 import { configuredPushUsers, createPushUsers, ensurePushUser, pushPasswords } from './platform/push-user';
 import type { DrivePlatform } from './platform/types';
 import { cached } from './ops/readiness';
@@ -113,6 +114,10 @@ async function main(): Promise<void> {
   const ops = opsSettingsFromEnv(values['ops-port'] === undefined ? process.env : { ...process.env, DRIVE_BOT_OPS_PORT: values['ops-port'] });
   let config = loadConfigFile(values.config ?? env.DRIVE_BOT_CONFIG);
   const logger = createLogger({ level: env.LOG_LEVEL, secrets: [...secretsOf(env), ...pushPasswords(config, process.env)] });
+  const missing = missingNodeFlags(process.execArgv, process.env.NODE_OPTIONS);
+  if (missing.length > 0) {
+    logger.info(`node runs without ${missing.join(' ')}: its young generation may grow to 128 MiB under polling; start the bot as npm start and the drive-monitoring-bot command do (node ${missing.join(' ')} dist/bot/cli.js)`);
+  }
   const embedded = env.DRIVE_MONITORING_BASE_URL === undefined;
   const terminal = env.SLACK_BOT_TOKEN === undefined;
   // The simulator's fleet is new at every start, so its state must be too; a real platform's lasts.

@@ -1,17 +1,26 @@
-import { createCanvas } from '@napi-rs/canvas';
+import type * as Canvas from '@napi-rs/canvas';
 import { createRequire } from 'node:module';
 import type * as ChartJs from 'chart.js' with { 'resolution-mode': 'import' };
 import type { ParamSeries } from '../platform/types';
 
 type ChartConfiguration = ChartJs.ChartConfiguration;
 
-// chart.js publishes its types as ESM beside a CommonJS build; the package is CommonJS, so the
-// build is loaded by require and typed from the ESM declarations.
-const { Chart, registerables } = createRequire(__filename)('chart.js') as typeof ChartJs;
-
 // Chart.js draws on @napi-rs/canvas: both install from the npm registry alone (the canvas as a
 // prebuilt binary inside its platform package), with no system library and no download at install.
-Chart.register(...registerables);
+// Both load at the first chart, not at the start: a bot that never draws one (alerts only) does
+// not carry Skia's library and chart.js's code (about 20 MiB of RSS measured).
+// chart.js publishes its types as ESM beside a CommonJS build; the package is CommonJS, so the
+// build is loaded by require and typed from the ESM declarations.
+let drawing: { Chart: typeof ChartJs.Chart; createCanvas: typeof Canvas.createCanvas } | undefined;
+function charting(): NonNullable<typeof drawing> {
+  if (!drawing) {
+    const load = createRequire(__filename);
+    const { Chart, registerables } = load('chart.js') as typeof ChartJs;
+    Chart.register(...registerables);
+    drawing = { Chart, createCanvas: (load('@napi-rs/canvas') as typeof Canvas).createCanvas };
+  }
+  return drawing;
+}
 
 export const CHART_SIZE = { width: 1000, height: 480 } as const;
 
@@ -35,6 +44,7 @@ function tickLabel(ms: number, timeZone: string, withDate: boolean): string {
 
 /** The PNG, and how many points the chart was given per dataset (what it drew from). */
 function render(config: ChartConfiguration): { png: Buffer; drawn: number[] } {
+  const { Chart, createCanvas } = charting();
   const canvas = createCanvas(CHART_SIZE.width, CHART_SIZE.height);
   const context = canvas.getContext('2d');
   // A white background: Slack's dark theme would otherwise show a transparent PNG as black.

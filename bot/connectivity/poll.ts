@@ -1,4 +1,4 @@
-import { Limiter } from '../../shared/core/limiter';
+import { forEachLimit } from '../../shared/core/limiter';
 import type { BotConfig } from '../config/schema';
 import { type BotLogger, errorText } from '../log';
 import type { AssetDirectory } from '../platform/directory';
@@ -28,7 +28,6 @@ export function startConnectivityPoll(deps: {
   now: () => number;
 }): ConnectivityPoll {
   const { tracker, platform, directory, config, logger, now } = deps;
-  const limiter = new Limiter(config.source.concurrency);
   const staleMs = Math.max(config.connectivity.minOfflineMinutes, STALE_FLOOR_MINUTES) * 60_000;
   let running: Promise<void> | undefined;
   let closed = false;
@@ -39,22 +38,23 @@ export function startConnectivityPoll(deps: {
       const at = new Date(now()).toISOString();
       const assets = directory.all().filter((a) => a.assetType !== 'PowerTrain');
       let failed = 0;
-      await Promise.all(
-        assets.map((asset) =>
-          limiter.run(async () => {
-            if (closed) return;
-            try {
-              const detail = await platform.assets.get({ id: asset.id });
-              const latest = detail.latestDataReceived ? Date.parse(detail.latestDataReceived) : Number.NaN;
-              if (Number.isNaN(latest)) return; // never sent data: unknown, not offline
-              const online = Date.parse(at) - latest < staleMs;
-              await tracker.observe(asset.id, online, at, online ? undefined : new Date(latest).toISOString());
-            } catch (error) {
-              failed++;
-              logger.debug(`connectivity: asset ${asset.id} not read (${errorText(error)})`);
-            }
-          }),
-        ),
+      // Workers over the list, not a task per asset made up front (10,000 held for minutes).
+      await forEachLimit(
+        assets,
+        config.source.concurrency,
+        async (asset) => {
+          try {
+            const detail = await platform.assets.get({ id: asset.id });
+            const latest = detail.latestDataReceived ? Date.parse(detail.latestDataReceived) : Number.NaN;
+            if (Number.isNaN(latest)) return; // never sent data: unknown, not offline
+            const online = Date.parse(at) - latest < staleMs;
+            await tracker.observe(asset.id, online, at, online ? undefined : new Date(latest).toISOString());
+          } catch (error) {
+            failed++;
+            logger.debug(`connectivity: asset ${asset.id} not read (${errorText(error)})`);
+          }
+        },
+        () => closed,
       );
       if (failed > 0) logger.warn(`connectivity: ${failed} of ${assets.length} assets could not be read this pass; they turn "unknown" if it lasts`);
       tracker.flush();

@@ -65,3 +65,18 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   const limiter = new Limiter(limit);
   return Promise.all(items.map((item, index) => limiter.run(() => fn(item, index))));
 }
+
+/**
+ * Run `fn` over items, `limit` at a time, by `limit` workers that each take the next item when
+ * their last is done: nothing is made per item before its turn (a pass over 10,000 assets that
+ * queued a task per asset held 10,000 closures and promises for its whole length). Stops taking
+ * items once `stop()` is true. `fn` handles its own errors; the first one thrown ends its worker
+ * and rejects the whole.
+ */
+export async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>, stop: () => boolean = () => false): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length && !stop()) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

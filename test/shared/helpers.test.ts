@@ -1,7 +1,7 @@
 // Pure helpers of the core: file names of downloads, Retry-After, backoff, the concurrency limiter.
 import { fileNameOf } from '../../shared';
 import { backoffDelay, retryAfterMs, retryPolicy } from '../../shared/core/retry';
-import { Limiter } from '../../shared/core/limiter';
+import { forEachLimit, Limiter } from '../../shared/core/limiter';
 
 test('file names from Content-Disposition: filename* wins, quotes and escapes are read', () => {
   expect(fileNameOf('attachment; filename="report-7.pdf"')).toBe('report-7.pdf');
@@ -47,4 +47,32 @@ test('the limiter runs at most its limit at once, in arrival order', async () =>
   expect(results).toEqual([0, 1, 2, 3, 4]);
   expect(started).toEqual([0, 1, 2, 3, 4]);
   expect(peak).toBe(2);
+});
+
+test('forEachLimit takes an item only when a worker is free: no task per item made up front', async () => {
+  const taken: number[] = [];
+  // An array that records which items were read, and when.
+  const items = new Proxy([0, 1, 2, 3, 4, 5, 6], {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) taken.push(Number(key));
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+  const seen: number[] = [];
+  let running = 0;
+  let peak = 0;
+  let takenAtFirstTask = -1;
+  await forEachLimit(items, 2, async (item) => {
+    if (takenAtFirstTask < 0) takenAtFirstTask = taken.length;
+    peak = Math.max(peak, ++running);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    seen.push(item);
+    running--;
+  });
+  expect(takenAtFirstTask).toBe(1);
+  expect(peak).toBe(2);
+  expect(seen.sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  let calls = 0;
+  await forEachLimit([1, 2, 3, 4, 5], 1, async () => void calls++, () => calls >= 3);
+  expect(calls).toBe(3);
 });
