@@ -268,7 +268,7 @@ export function startPollSource(deps: PollDeps): PollSource {
         // What the budget allows, or what the last pass achieved when that was less (latency, CPU).
         const allowed = (budget?.status().currentPerSecond ?? config.source.maxRequestsPerSecond) * POLL_SHARE;
         const perSecond = achieved > 0 ? Math.min(allowed, achieved) : allowed;
-        const next = planPass({ intervalMs, perSecond, busy, quiet, maxQuietLagMs: config.source.maxQuietLagMinutes * 60_000, extraRequests: cbm.length });
+        const next = planPass({ intervalMs, perSecond, busy, quiet, maxQuietLagMs: config.source.maxQuietLagMinutes * 60_000, extraRequests: cbm.length, now });
         // Logged when what it promises changes (not for every new busy asset).
         const changed = !plan || plan.fits !== next.fits || Math.abs(plan.quietLagMs - next.quietLagMs) >= 60_000 || Math.abs(plan.busyLagMs - next.busyLagMs) >= 10_000;
         plan = next;
