@@ -30,8 +30,8 @@ export interface ConnectivityDeps {
   logger: BotLogger;
   /** The bot's clock (tests put it on the simulator's). */
   now: () => number;
-  /** How long between two observations of an asset (push: the hourly AssetState; polling: a pass). */
-  observationIntervalMs: number;
+  /** How long between two observations of an asset (push: the hourly AssetState; polling: a round, which stretches with the fleet). */
+  observationIntervalMs: number | (() => number);
   /**
    * Silences (assumption B33): a silenced asset's offline is recorded but not posted; if it is still
    * offline when the silence ends, it is posted then. Hook for the silence store; none: never silenced.
@@ -194,7 +194,8 @@ export class ConnectivityTracker {
 
   private state(row: AssetRow, now: number): LinkState {
     // Assumption B31: no state for two observation intervals is "unknown", never "offline".
-    if (now - Date.parse(row.last_seen) > 2 * this.deps.observationIntervalMs + 10 * 60_000) return 'unknown';
+    const interval = typeof this.deps.observationIntervalMs === 'function' ? this.deps.observationIntervalMs() : this.deps.observationIntervalMs;
+    if (now - Date.parse(row.last_seen) > 2 * interval + 10 * 60_000) return 'unknown';
     return row.online === 1 ? 'online' : 'offline';
   }
 
