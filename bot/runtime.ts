@@ -119,7 +119,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     ? new ConnectivityTracker({
         store,
         config,
-        resolveAsset: (id) => directory.ref(id),
+        resolveAsset: (id, detail) => directory.ref(id, detail),
         gatewayOf: async (id) => (await directory.detail(id)).gatewaySerialNumber ?? undefined,
         onEnqueued: kick,
         // Silences apply to connectivity as to alerts (assumption B33).

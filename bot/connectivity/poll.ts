@@ -92,7 +92,7 @@ export function startConnectivityPoll(deps: {
       const latest = detail.latestDataReceived ? Date.parse(detail.latestDataReceived) : Number.NaN;
       if (Number.isNaN(latest)) return true; // never sent data: unknown, not offline
       const online = Date.parse(at) - latest < staleMs;
-      await tracker.observe(assetId, online, at, online ? undefined : new Date(latest).toISOString());
+      await tracker.observe(assetId, online, at, online ? undefined : new Date(latest).toISOString(), detail);
       return true;
     } catch (error) {
       logger.debug(`connectivity: asset ${assetId} not read (${errorText(error)})`);
