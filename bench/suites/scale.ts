@@ -268,6 +268,7 @@ async function pollPhase(bareRss: number, slack: SlackApiServer, token: string):
     { name: `${label}: platform requests per second (E14, all kinds: ${counts.total})`, value: rate.toFixed(1), baseline: `${BUDGET} budget`, ratio: `${(rate / BUDGET).toFixed(2)}x`, target: `<= ${BUDGET}`, met: counts.total / ((Date.now() - started) / 1000) <= BUDGET * 1.05 },
     { name: `${label}: longest gap between reads of a busy asset`, value: `${(maxGapBusy / 1000).toFixed(0)} s`, target: '<= 60 s', met: maxGapBusy <= 60_000 },
     { name: `${label}: longest gap between reads of any asset after the first round`, value: `${(maxGapAll / 1000).toFixed(0)} s`, baseline: `plan: ${plan ?? '-'}`, target: '<= 900 s', met: maxGapAll <= 900_000 },
+    { name: `${label}: E8 reads per second (connectivity, plus alert details)`, value: ((counts['E8:200'] ?? 0) / ((Date.now() - started) / 1000)).toFixed(1), baseline: `${BUDGET * 0.2} (20% of the budget, B70)`, target: `<= ${BUDGET * 0.2} + details`, met: (counts['E8:200'] ?? 0) / ((Date.now() - started) / 1000) <= BUDGET * 0.2 * 1.1 },
     { name: `${label}: reported lag vs lag measured from the request log (${errors.length} passes)`, value: `${(meanError * 100).toFixed(1)}% mean, ${(Math.max(0, ...errors) * 100).toFixed(1)}% max`, target: '<= 10%', met: meanError <= 0.1 },
   ];
 }
@@ -347,7 +348,9 @@ async function startPhase(slack: SlackApiServer, token: string): Promise<Figure[
   const sim = await SimProcess.start(START_ASSETS, 0);
   const vendor = sim.info.credentials.find((c) => c.orgType === 'VENDOR')!;
   const postsBefore = slack.posts().length;
-  const bot = new BotProcess(sim, slack, token, vendor.orgId, { source: { kind: 'poll', pollIntervalSeconds: 30, maxRequestsPerSecond: 1000 }, cbm: { enabled: false } });
+  // Connectivity off: this phase counts the E8 reads of alert details (B48); connectivity's own E8
+  // reads are paced within their share (B70) and measured in the poll phase.
+  const bot = new BotProcess(sim, slack, token, vendor.orgId, { source: { kind: 'poll', pollIntervalSeconds: 30, maxRequestsPerSecond: 1000 }, cbm: { enabled: false }, connectivity: { enabled: false } });
   const pass = await bot.waitFor(/poll: pass read/, 1_800_000);
   await sleep(5_000); // the catch-up messages leave the outbox
   const catchUpLine = bot.lines.find((l) => l.text.includes('from before the start'))?.text ?? '';
@@ -364,7 +367,7 @@ async function startPhase(slack: SlackApiServer, token: string): Promise<Figure[
   const label = `first start, ${START_ASSETS.toLocaleString('en-US')} assets by polling (${alerts} alerts from the last hour${pass ? '' : ', first pass NOT finished'})`;
   return [
     { name: `${label}: messages in the busiest channel`, value: String(most), baseline: `${alerts} one message per alert`, target: '<= 1', met: most <= 1 && pass !== undefined },
-    { name: `${label}: E8 calls`, value: String(e8), baseline: `${alerting} alerting assets`, target: `<= ${alerting}`, met: e8 <= alerting },
+    { name: `${label}: E8 calls (connectivity off)`, value: String(e8), baseline: `${alerting} alerting assets`, target: `<= ${alerting}`, met: e8 <= alerting },
   ];
 }
 
