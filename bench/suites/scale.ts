@@ -229,19 +229,29 @@ async function pollPhase(bareRss: number, slack: SlackApiServer, token: string):
     }
     return Infinity;
   })();
+  const knownBusy = new Map<number, number>();
+  for (const r of reads) {
+    const raised = raisedAt.get(r.assetId);
+    if (raised !== undefined && !knownBusy.has(r.assetId) && r.end >= raised) knownBusy.set(r.assetId, r.at);
+  }
   let maxGapAll = 0;
   let maxGapBusy = 0;
+  let busyGapOf = '';
   for (const r of reads) {
     const prev = lastAt.get(r.assetId);
     // Steady state: both reads after the first full round (which reads every asset once, in order).
     if (prev !== undefined && prev > firstFullRound) {
       maxGapAll = Math.max(maxGapAll, r.at - prev);
-      const busySince = raisedAt.get(r.assetId);
-      // Busy from the first read after its first fault (the bot learns it is busy then).
-      if (busySince !== undefined && prev > busySince + 60_000) maxGapBusy = Math.max(maxGapBusy, r.at - prev);
+      const busySince = knownBusy.get(r.assetId);
+      // Busy from the first read whose window holds its first fault (the bot learns it is busy then).
+      if (busySince !== undefined && prev >= busySince && r.at - prev > maxGapBusy) {
+        maxGapBusy = r.at - prev;
+        busyGapOf = `asset ${r.assetId}: fault raised ${new Date(raisedAt.get(r.assetId)!).toISOString()}, known ${new Date(busySince).toISOString()}, read ${new Date(prev).toISOString()} then ${new Date(r.at).toISOString()}`;
+      }
     }
     lastAt.set(r.assetId, r.at);
   }
+  if (process.env.SCALE_BOT_LOG) writeFileSync(process.env.SCALE_BOT_LOG, `longest busy gap: ${busyGapOf}\n`, { flag: 'a' });
   // Reported lag (the bot's pass lines) against the lag measured from the request log at that time.
   const everRead = new Set(reads.map((r) => r.assetId));
   const errors: number[] = [];
