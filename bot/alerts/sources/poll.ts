@@ -142,11 +142,9 @@ export function startPollSource(deps: PollDeps): PollSource {
   }
 
   async function readEvents(ids: readonly number[], open: Map<number, number>, collect?: Map<string, { alert: AlertRecord; channels: string[] }>): Promise<number> {
+    const now = Date.now();
     let failures = 0;
     await each(ids, async (id) => {
-      // Each read runs up to its own start: a long pass (the first one reads every asset) then
-      // does not miss what happened on an asset while the pass was reaching it.
-      const now = Date.now();
       const start = Math.max(now - MAX_BACK_MS, Math.min(readThroughOf(id) - OVERLAP_MS, open.get(id) ?? Infinity));
       try {
         const events = await platform.ranges.events({ assetId: id, startTime: new Date(start), endTime: new Date(now) });
