@@ -119,14 +119,14 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     ? new ConnectivityTracker({
         store,
         config,
-        resolveAsset: (id) => directory.ref(id),
+        resolveAsset: (id, detail) => directory.ref(id, detail),
         gatewayOf: async (id) => (await directory.detail(id)).gatewaySerialNumber ?? undefined,
         onEnqueued: kick,
         // Silences apply to connectivity as to alerts (assumption B33).
         isSilenced: (asset, at) => oncall.silenceFor(asset, at) !== undefined,
         logger,
         now,
-        observationIntervalMs: config.source.kind === 'push' ? 3_600_000 : config.connectivity.pollIntervalMinutes * 60_000,
+        observationIntervalMs: config.source.kind === 'push' ? 3_600_000 : () => connectivityPoll?.pace().roundMs ?? config.connectivity.pollIntervalMinutes * 60_000,
       })
     : undefined;
   const reports = options.messages
@@ -193,10 +193,15 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         { kind: 'push', lagSeconds: merge.lagSeconds(), lagThresholdSeconds: config.source.lagWarningSeconds, receivers: { connected: connected.size, configured: push.length }, merged: { handled: merge.handled, duplicates: merge.duplicates } },
       ];
     } else {
-      const polling = startPollSource({ engine, platform, directory, store, config, logger, budget: options.budget, notify: notifyLate });
+      // Connectivity's E8 reads take their share of the budget first; fault polling plans on the rest (B70).
+      if (connectivity) connectivityPoll = startConnectivityPoll({ tracker: connectivity, platform, directory, config, logger, now, budget: options.budget });
+      const reads = connectivityPoll;
+      const polling = startPollSource({
+        engine, platform, directory, store, config, logger, budget: options.budget, notify: notifyLate,
+        alongside: reads && (() => ({ perSecond: reads.pace().perSecond, text: reads.describe() })),
+      });
       poll = polling;
       sources = () => [polling.status()];
-      if (connectivity) connectivityPoll = startConnectivityPoll({ tracker: connectivity, platform, directory, config, logger, now });
     }
     started = true;
   } finally {

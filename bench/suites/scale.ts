@@ -192,6 +192,8 @@ async function pollPhase(bareRss: number, slack: SlackApiServer, token: string):
   const vendor = sim.info.credentials.find((c) => c.orgType === 'VENDOR')!;
   const bot = new BotProcess(sim, slack, token, vendor.orgId, {
     source: { kind: 'poll', pollIntervalSeconds: 30, maxRequestsPerSecond: BUDGET, maxQuietLagMinutes: 15 },
+    // As a user's default config runs: connectivity by E8 within its share of the same budget.
+    connectivity: { enabled: true },
   });
   const reads: Read[] = [];
   const started = Date.now();
@@ -215,7 +217,9 @@ async function pollPhase(bareRss: number, slack: SlackApiServer, token: string):
   reads.push(...((await sim.call({ op: 'reads' })) as Read[]));
   const counts = (await sim.call({ op: 'counts' })) as Record<string, number>;
   const passes = bot.lines
-    .map((l) => ({ at: l.at, m: /poll: pass read (\d+) of (\d+) assets in ([\d.]+) s.*; lag (\d+) s, busy assets (\d+) s/.exec(l.text) }))
+    // The bot's own time of the line (its log's ISO prefix): the time the bench reads the pipe can
+    // be seconds later on a loaded machine, by which time the next pass has read the oldest assets.
+    .map((l) => ({ at: Date.parse(l.text.slice(0, 24)) || l.at, m: /poll: pass read (\d+) of (\d+) assets in ([\d.]+) s.*; lag (\d+) s, busy assets (\d+) s/.exec(l.text) }))
     .filter((p): p is { at: number; m: RegExpExecArray } => p.m !== null);
   const plan = bot.lines.filter((l) => l.text.includes('poll: plan:')).pop()?.text.replace(/^.*poll: plan: /, '');
   await bot.stop();
@@ -232,19 +236,29 @@ async function pollPhase(bareRss: number, slack: SlackApiServer, token: string):
     }
     return Infinity;
   })();
+  const knownBusy = new Map<number, number>();
+  for (const r of reads) {
+    const raised = raisedAt.get(r.assetId);
+    if (raised !== undefined && !knownBusy.has(r.assetId) && r.end >= raised) knownBusy.set(r.assetId, r.at);
+  }
   let maxGapAll = 0;
   let maxGapBusy = 0;
+  let busyGapOf = '';
   for (const r of reads) {
     const prev = lastAt.get(r.assetId);
     // Steady state: both reads after the first full round (which reads every asset once, in order).
     if (prev !== undefined && prev > firstFullRound) {
       maxGapAll = Math.max(maxGapAll, r.at - prev);
-      const busySince = raisedAt.get(r.assetId);
-      // Busy from the first read after its first fault (the bot learns it is busy then).
-      if (busySince !== undefined && prev > busySince + 60_000) maxGapBusy = Math.max(maxGapBusy, r.at - prev);
+      const busySince = knownBusy.get(r.assetId);
+      // Busy from the first read whose window holds its first fault (the bot learns it is busy then).
+      if (busySince !== undefined && prev >= busySince && r.at - prev > maxGapBusy) {
+        maxGapBusy = r.at - prev;
+        busyGapOf = `asset ${r.assetId}: fault raised ${new Date(raisedAt.get(r.assetId)!).toISOString()}, known ${new Date(busySince).toISOString()}, read ${new Date(prev).toISOString()} then ${new Date(r.at).toISOString()}`;
+      }
     }
     lastAt.set(r.assetId, r.at);
   }
+  if (process.env.SCALE_BOT_LOG) writeFileSync(process.env.SCALE_BOT_LOG, `longest busy gap: ${busyGapOf}\n`, { flag: 'a' });
   // Reported lag (the bot's pass lines) against the lag measured from the request log at that time.
   const everRead = new Set(reads.map((r) => r.assetId));
   const errors: number[] = [];
@@ -287,6 +301,7 @@ async function pollPhase(bareRss: number, slack: SlackApiServer, token: string):
     { name: `${label}: platform requests per second (E14, all kinds: ${counts.total})`, value: rate.toFixed(1), baseline: `${BUDGET} budget`, ratio: `${(rate / BUDGET).toFixed(2)}x`, target: `<= ${BUDGET}`, met: counts.total / ((Date.now() - started) / 1000) <= BUDGET * 1.05 },
     { name: `${label}: longest gap between reads of a busy asset`, value: `${(maxGapBusy / 1000).toFixed(0)} s`, target: '<= 60 s', met: maxGapBusy <= 60_000 },
     { name: `${label}: longest gap between reads of any asset after the first round`, value: `${(maxGapAll / 1000).toFixed(0)} s`, baseline: `plan: ${plan ?? '-'}`, target: '<= 900 s', met: maxGapAll <= 900_000 },
+    { name: `${label}: E8 reads per second (connectivity, plus alert details)`, value: ((counts['E8:200'] ?? 0) / ((Date.now() - started) / 1000)).toFixed(1), baseline: `${BUDGET * 0.2} (20% of the budget, B70)`, target: `<= ${BUDGET * 0.2} + details`, met: (counts['E8:200'] ?? 0) / ((Date.now() - started) / 1000) <= BUDGET * 0.2 * 1.1 },
     { name: `${label}: reported lag vs lag measured from the request log (${errors.length} passes)`, value: `${(meanError * 100).toFixed(1)}% mean, ${(Math.max(0, ...errors) * 100).toFixed(1)}% max`, target: '<= 10%', met: meanError <= 0.1 },
   ];
 }
@@ -366,7 +381,9 @@ async function startPhase(slack: SlackApiServer, token: string): Promise<Figure[
   const sim = await SimProcess.start(START_ASSETS, 0);
   const vendor = sim.info.credentials.find((c) => c.orgType === 'VENDOR')!;
   const postsBefore = slack.posts().length;
-  const bot = new BotProcess(sim, slack, token, vendor.orgId, { source: { kind: 'poll', pollIntervalSeconds: 30, maxRequestsPerSecond: 1000 }, cbm: { enabled: false } });
+  // Connectivity off: this phase counts the E8 reads of alert details (B48); connectivity's own E8
+  // reads are paced within their share (B70) and measured in the poll phase.
+  const bot = new BotProcess(sim, slack, token, vendor.orgId, { source: { kind: 'poll', pollIntervalSeconds: 30, maxRequestsPerSecond: 1000 }, cbm: { enabled: false }, connectivity: { enabled: false } });
   const pass = await bot.waitFor(/poll: pass read/, 1_800_000);
   await sleep(5_000); // the catch-up messages leave the outbox
   const catchUpLine = bot.lines.find((l) => l.text.includes('from before the start'))?.text ?? '';
@@ -383,7 +400,7 @@ async function startPhase(slack: SlackApiServer, token: string): Promise<Figure[
   const label = `first start, ${START_ASSETS.toLocaleString('en-US')} assets by polling (${alerts} alerts from the last hour${pass ? '' : ', first pass NOT finished'})`;
   return [
     { name: `${label}: messages in the busiest channel`, value: String(most), baseline: `${alerts} one message per alert`, target: '<= 1', met: most <= 1 && pass !== undefined },
-    { name: `${label}: E8 calls`, value: String(e8), baseline: `${alerting} alerting assets`, target: `<= ${alerting}`, met: e8 <= alerting },
+    { name: `${label}: E8 calls (connectivity off)`, value: String(e8), baseline: `${alerting} alerting assets`, target: `<= ${alerting}`, met: e8 <= alerting },
   ];
 }
 

@@ -97,7 +97,7 @@ function sourceLine(source: SourceStatus): string {
     return `Alerts by push: ${source.lagSeconds} s behind${late}${source.receivers ? `, ${source.receivers.connected} of ${source.receivers.configured} users connected` : ''}`;
   }
   const aside = source.setAside && source.setAside.events + source.setAside.cbm > 0 ? ` · set aside: ${source.setAside.events} for events, ${source.setAside.cbm} for CBM` : '';
-  return `Alerts by polling: ${source.lagSeconds} s behind${late} (busy assets ${source.busyLagSeconds ?? 0} s)${source.plan ? ` · ${source.plan}` : ''}${aside}`;
+  return `Alerts by polling: ${source.lagSeconds} s behind${late} (busy assets ${source.busyLagSeconds ?? 0} s)${source.plan ? ` · ${source.plan}` : ''}${aside}${source.connectivity ? ` · ${source.connectivity}` : ''}`;
 }
 
 export function commandMessage(result: CommandResult, timeZone: string): SlackMessage {

@@ -173,6 +173,8 @@ export const botConfigSchema = z.strictObject({
       groupBy: z.enum(['group', 'plant']).default('group'),
       /** Polling source: how often E8's latest-data time is read for every drive and motor. */
       pollIntervalMinutes: z.number().int().min(1).max(24 * 60).default(5),
+      /** Polling source: the most of `source.maxRequestsPerSecond` these reads may take; a fleet that needs more gets a longer interval (B70). */
+      maxBudgetShare: z.number().min(0.05).max(0.5).default(0.2),
     })
     .prefault({}),
   /** Scheduled reports: a drive report of one asset or a fleet report of a group, posted as a PDF. */

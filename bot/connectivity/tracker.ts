@@ -2,6 +2,7 @@ import type { AssetRef } from '../alerts/model';
 import { routeAlert } from '../alerts/routing';
 import type { BotConfig } from '../config/schema';
 import { type BotLogger, errorText } from '../log';
+import type { AssetDetail } from '../platform/types';
 import type { StateStore } from '../state/store';
 import { type LinkState, type Outage, stillOffline } from './model';
 
@@ -22,7 +23,8 @@ const FLUSH_DELAY_MS = 1_000;
 export interface ConnectivityDeps {
   store: StateStore;
   config: BotConfig;
-  resolveAsset: (assetId: number) => Promise<AssetRef>;
+  /** `detail`: the E8 detail polling just read, so resolving costs no second read. */
+  resolveAsset: (assetId: number, detail?: AssetDetail) => Promise<AssetRef>;
   /** The asset's gateway serial number (E8), named in the message when assets share one. */
   gatewayOf?: (assetId: number) => Promise<string | undefined>;
   /** Called once outbox entries were added. */
@@ -30,8 +32,8 @@ export interface ConnectivityDeps {
   logger: BotLogger;
   /** The bot's clock (tests put it on the simulator's). */
   now: () => number;
-  /** How long between two observations of an asset (push: the hourly AssetState; polling: a pass). */
-  observationIntervalMs: number;
+  /** How long between two observations of an asset (push: the hourly AssetState; polling: a round, which stretches with the fleet). */
+  observationIntervalMs: number | (() => number);
   /**
    * Silences (assumption B33): a silenced asset's offline is recorded but not posted; if it is still
    * offline when the silence ends, it is posted then. Hook for the silence store; none: never silenced.
@@ -94,10 +96,11 @@ export class ConnectivityTracker {
    * One observation: `online` at `time` (ISO 8601 UTC). For polling, `since` is the latest-data
    * time of an offline asset. Committed before it returns, so a push can be acknowledged after.
    */
-  async observe(assetId: number, online: boolean, time: string, since?: string): Promise<void> {
+  async observe(assetId: number, online: boolean, time: string, since?: string, detail?: AssetDetail): Promise<void> {
     const known = this.row(assetId);
-    const asset = known ? (JSON.parse(known.asset) as AssetRef) : await this.deps.resolveAsset(assetId);
-    const gateway = known ? known.gateway : ((await this.deps.gatewayOf?.(assetId).catch(() => undefined)) ?? null);
+    const asset = known ? (JSON.parse(known.asset) as AssetRef) : await this.deps.resolveAsset(assetId, detail);
+    // Polling read the detail already: its gateway costs no second E8 read.
+    const gateway = known ? known.gateway : detail ? (detail.gatewaySerialNumber ?? null) : ((await this.deps.gatewayOf?.(assetId).catch(() => undefined)) ?? null);
     const changed = this.deps.store.transaction(() => {
       const row = this.row(assetId);
       if (row && Date.parse(row.last_seen) > Date.parse(time)) return false; // an older, redelivered state
@@ -194,7 +197,8 @@ export class ConnectivityTracker {
 
   private state(row: AssetRow, now: number): LinkState {
     // Assumption B31: no state for two observation intervals is "unknown", never "offline".
-    if (now - Date.parse(row.last_seen) > 2 * this.deps.observationIntervalMs + 10 * 60_000) return 'unknown';
+    const interval = typeof this.deps.observationIntervalMs === 'function' ? this.deps.observationIntervalMs() : this.deps.observationIntervalMs;
+    if (now - Date.parse(row.last_seen) > 2 * interval + 10 * 60_000) return 'unknown';
     return row.online === 1 ? 'online' : 'offline';
   }
 

@@ -152,13 +152,13 @@ export class AssetDirectory {
     return this.details.size;
   }
 
-  /** What an alert shows about its asset; the list item when the detail cannot be read. */
-  async ref(id: number): Promise<AssetRef> {
+  /** What an alert shows about its asset; the list item when the detail cannot be read. `known`: a detail the caller just read. */
+  async ref(id: number, known?: AssetDetail): Promise<AssetRef> {
     await this.ensure().catch(() => undefined);
     const item = this.byIdMap.get(id);
-    let detail: AssetDetail | undefined;
+    let detail: AssetDetail | undefined = known;
     try {
-      detail = await this.detail(id);
+      detail ??= await this.detail(id);
     } catch (error) {
       this.options.logger?.warn(`asset ${id}: detail unavailable (${String(error)}), alert shows what the asset list has`);
     }

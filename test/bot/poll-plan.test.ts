@@ -49,3 +49,17 @@ test('readiness and gauges of the alert sources', () => {
     ['drive_bot_poll_set_aside_assets', { function: 'cbm' }, 7],
   ]);
 });
+
+test('after the first pass the stated quiet worst case counts the time since the assets were read, not only a round', () => {
+  const t0 = 1_000_000;
+  // Every quiet asset was read through the first pass's start, which took 211 s.
+  const fleet = Array.from({ length: 9210 }, (_, i) => ({ id: i + 1, readThrough: t0 }));
+  const now = t0 + 211_000;
+  const plan = planPass({ intervalMs: 30_000, perSecond: 40, busy: quiet(57, 100_000).map((a) => a.id), quiet: fleet, maxQuietLagMs: 900_000, now });
+  expect(plan.quietPerPass).toBe(1143);
+  // The last of them is read in the 9th pass from now: 211 s + 9 periods, not a round's 270 s.
+  expect(plan.quietLagMs).toBe(211_000 + 9 * 30_000);
+  // Once read in turns, the stated worst case is the round again.
+  const steady = fleet.map((a, i) => ({ id: a.id, readThrough: now - (7 - Math.floor(i / 1200)) * 30_000 }));
+  expect(planPass({ intervalMs: 30_000, perSecond: 40, busy: [], quiet: steady, maxQuietLagMs: 900_000, now }).quietLagMs).toBe(Math.ceil(9210 / 1200) * 30_000);
+});

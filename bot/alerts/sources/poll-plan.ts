@@ -17,6 +17,12 @@ export interface PlanInput {
   maxQuietLagMs: number;
   /** Other requests this pass makes (CBM reads due). */
   extraRequests?: number;
+  /**
+   * The time the plan is made (ms). Given, the stated quiet worst case also covers assets read
+   * long ago (the first pass's start, a backlog): each is as late as its read-through plus the
+   * passes until its turn, which can exceed a steady round.
+   */
+  now?: number;
 }
 
 export interface PassPlan {
@@ -50,6 +56,7 @@ export function planPass(input: PlanInput): PassPlan {
   const passMs = Math.ceil((requests / perSecond) * 1000);
   const periodMs = Math.max(intervalMs, passMs);
   const rounds = quietPerPass === 0 ? 0 : Math.ceil(quiet.length / quietPerPass);
+  const backlogMs = input.now === undefined ? 0 : backlogLag(quiet, quietPerPass, periodMs, input.now);
   return {
     read: [...busy, ...turn.map((a) => a.id)],
     busy: busy.length,
@@ -58,9 +65,22 @@ export function planPass(input: PlanInput): PassPlan {
     passMs,
     periodMs,
     busyLagMs: periodMs,
-    quietLagMs: Math.max(periodMs, rounds * periodMs),
+    quietLagMs: Math.max(periodMs, rounds * periodMs, backlogMs),
     fits: passMs <= intervalMs,
   };
+}
+
+/**
+ * The latest any quiet asset's events will be once its turn comes: the asset at rank r (longest
+ * unread first) is read in pass floor(r / perPass) from now, so at worst it is seen up to its
+ * read-through at the end of that pass.
+ */
+function backlogLag(quiet: PlanInput['quiet'], perPass: number, periodMs: number, now: number): number {
+  if (perPass === 0 || quiet.length === 0) return 0;
+  const order = [...quiet].sort((a, b) => a.readThrough - b.readThrough || a.id - b.id);
+  let worst = 0;
+  order.forEach((a, rank) => (worst = Math.max(worst, now - a.readThrough + (Math.floor(rank / perPass) + 1) * periodMs)));
+  return worst;
 }
 
 /** One line for the log and `/drive health`: what a pass reads and how late it can be. */

@@ -35,6 +35,8 @@ export interface SourceStatus {
   lagThresholdSeconds: number;
   /** The last pass plan, in words; poll only. */
   plan?: string;
+  /** Connectivity's E8 reads beside polling, in words: their pace and how late an outage is seen (B70). */
+  connectivity?: string;
   assets?: number;
   setAside?: { events: number; cbm: number };
   /** Push: connected receivers out of configured. */
@@ -67,6 +69,8 @@ export interface PollDeps {
   budget?: RequestBudget;
   /** Posts a notice to the default channel (the lag warning). */
   notify?: (text: string) => void;
+  /** Other background reads from the same budget (connectivity, B70): their rate, planned around, and their pace in words. */
+  alongside?: () => { perSecond: number; text: string };
 }
 
 /** Drives and motors: the API refuses PowerTrains, whose drive and motor are listed too. */
@@ -225,6 +229,7 @@ export function startPollSource(deps: PollDeps): PollSource {
       busyLagSeconds: lagOf(busy, now),
       lagThresholdSeconds: config.source.lagWarningSeconds,
       plan: plan && describePlan(plan),
+      connectivity: deps.alongside?.().text,
       assets: ids.length,
       setAside: { events: aside.count('events'), cbm: aside.count('cbm') },
     };
@@ -266,9 +271,11 @@ export function startPollSource(deps: PollDeps): PollSource {
           else quiet.push({ id, readThrough: readThroughOf(id) });
         }
         // What the budget allows, or what the last pass achieved when that was less (latency, CPU).
-        const allowed = (budget?.status().currentPerSecond ?? config.source.maxRequestsPerSecond) * POLL_SHARE;
+        // Connectivity's reads come out of the same share (B70), with at least a tenth left for events.
+        const share = (budget?.status().currentPerSecond ?? config.source.maxRequestsPerSecond) * POLL_SHARE;
+        const allowed = Math.max(share * 0.1, share - (deps.alongside?.().perSecond ?? 0));
         const perSecond = achieved > 0 ? Math.min(allowed, achieved) : allowed;
-        const next = planPass({ intervalMs, perSecond, busy, quiet, maxQuietLagMs: config.source.maxQuietLagMinutes * 60_000, extraRequests: cbm.length });
+        const next = planPass({ intervalMs, perSecond, busy, quiet, maxQuietLagMs: config.source.maxQuietLagMinutes * 60_000, extraRequests: cbm.length, now });
         // Logged when what it promises changes (not for every new busy asset).
         const changed = !plan || plan.fits !== next.fits || Math.abs(plan.quietLagMs - next.quietLagMs) >= 60_000 || Math.abs(plan.busyLagMs - next.busyLagMs) >= 10_000;
         plan = next;
