@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Runs every benchmark suite in bench/suites/ in one process, so that each figure is compared
 // with a baseline measured in the same run, and writes the results to bench/results/.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';

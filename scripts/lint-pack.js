@@ -1,7 +1,9 @@
 // `npm run lint:n8n`: n8n's own lint command (`n8n-node lint`: strict mode, so the root
 // eslint.config.mjs must be n8n's template unmodified, with n8n Cloud support on) twice:
-// 1. on this tree, with ESLint's config lookup from each file, so the bot, simulator, tests and
-//    the push companion are linted by their own folders' configs and the pack by the template;
+// 1. on this tree, as a bare `npx n8n-node lint` at the root runs it: the template config over
+//    every file (ESLint's config lookup from each file is off), so each Node program's header
+//    naming the n8n Cloud rules it is exempt from is what lets it pass (`npm run lint` lints each
+//    folder by its own config);
 // 2. on the pack's source alone, as it would be in a repository of its own: package.json, the
 //    template config, nodes/, credentials/ and the shared/ modules the built pack contains
 //    (scripts/pack.js walks them), with no flag at all.
@@ -39,7 +41,7 @@ function packSourceTree() {
 }
 
 try {
-  lint(root, { ESLINT_FLAGS: 'unstable_config_lookup_from_file' }, 'this tree (each folder by its own config)');
+  lint(root, { ESLINT_FLAGS: '' }, 'this tree as `npx n8n-node lint` sees it (the template config over every file)');
   const dir = packSourceTree();
   try {
     lint(dir, { ESLINT_FLAGS: '' }, `the pack's source alone (${dir})`);

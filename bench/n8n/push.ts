@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Emptying the data-subscription user's queues between push runs. Each variant consumes the same
 // user's data: the AMQP queue keeps what nobody took (assumption P5) and our MQTT session is
 // persistent (client id dm-<userName>, clean: false), so one variant's burst would otherwise wait

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // `npm run bench:n8n`: the Drive Monitoring nodes against what a user would build instead, inside
 // the real n8n 2.41 that `npm run test:n8n` installs, against the simulator (in this process).
 // Every figure is a ratio of two runs in the same n8n process (memory: the same installation,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The simulator in a process of its own for the scale benchmark (bench/suites/scale.ts), driven
 // over the IPC channel: the bot under test then measures only itself, and the platform's request
 // log says what the bot really asked and when.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The Slack bot, each figure against a baseline of the same run: slash-command ack and answer
 // times with 50 ms platform latency (baselines: a bare signed HTTP round trip, one core call),
 // alert latency from event creation to the Slack post (baseline: a bare push receiver on the same

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-unused-vars -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The API core against the in-process simulator, each figure against a baseline of the same run:
 // request overhead vs raw undici, a year of events via the range function vs a hand-written
 // sequential loop, and token requests under 100 concurrent callers.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The Drive Monitoring node in n8n's engine against the same calls through the core directly,
 // same run, same simulator: 1,000 items of Asset > Get in one execution versus the same 1,000
 // `client.assets.get` calls with the same number in flight (the node runs read-only operations

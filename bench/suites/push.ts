@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Pushed data, for both brokers of the simulator: the Drive Monitoring Trigger (built, in n8n-core's
 // trigger machinery, each emit starting a workflow execution) against a bare protocol client of the
 // same data-subscription user on the same broker, same run:

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Fleet scale (issue 17): the bot as `npm start` runs it, in a process of its own, against the
 // simulator in another process (bench/scale/sim-child.ts) and our Slack stand-in in this one.
 // Memory is the bot process's RSS against a bare Node process's RSS of the same run; what the

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unused-vars -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { LatestValue } from '../charts/signals';
 import type { TrendAnswer } from '../charts/trend';
 import { assetLine, formatTime } from '../render/format';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type * as Canvas from '@napi-rs/canvas';
 import { createRequire } from 'node:module';
 import type * as ChartJs from 'chart.js' with { 'resolution-mode': 'import' };

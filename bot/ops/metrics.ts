@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The bot's Prometheus metrics (prom-client), one registry for the process. The bot's parts call
 // the named functions below where things happen (one line each); /metrics serves the registry.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';

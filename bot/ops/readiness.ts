@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // /readyz: each part the bot needs reports or is checked here. Checks are named; a check returns
 // ok and a sentence a person can act on. Sources report their last success (metrics.ts keeps
 // the times); a check can use any other figure (e.g. a poll source's lag) the same way.

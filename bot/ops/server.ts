@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The bot's operations endpoints, on their own port in every mode (Socket Mode, HTTP mode,
 // terminal): GET /healthz (the process is alive), GET /readyz (platform token, Slack auth and the
 // alert source all working: 200, else 503, with each check as JSON), GET /metrics (Prometheus).

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { App, HTTPReceiver, LogLevel, type Logger } from '@slack/bolt';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';

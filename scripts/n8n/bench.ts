@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a build script, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // What the real-n8n benchmark (bench/n8n) needs of a running n8n beyond what the tests use: the
 // server started with extra settings, an owner session on n8n's REST API (to publish and
 // unpublish workflows while it runs), the main process's resident memory, and the run data n8n

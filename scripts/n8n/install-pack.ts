@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-unused-vars -- a build script, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Installs an n8n package of this tree (the pack or the push companion, from the tarballs of
 // `npm run pack`) into an n8n user folder exactly as n8n's community-package installer
 // does (CommunityPackagesService.downloadPackage in n8n 2.41): the `npm pack` tarball unpacked

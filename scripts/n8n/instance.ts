@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a build script, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // One n8n user folder (its own SQLite database, encryption key and installed community nodes)
 // and the ways to use it: n8n's command line, and `n8n start` as a server on 127.0.0.1.
 import fs from 'node:fs';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a build script, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Child processes for the real-n8n tests: run a command to completion, or keep a server running
 // and stop it (and everything it started) afterwards.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';

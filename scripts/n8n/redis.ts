@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a build script, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Debian's redis-server for n8n's queue mode: on 127.0.0.1, a free port, no persistence, in its
 // own process group; stopped by the test that started it.
 import fs from 'node:fs';

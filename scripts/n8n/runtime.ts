@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- a build script, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // A real n8n, installed once in a cache folder outside the source tree and reused by every run.
 //
 // The npm registry reached here cannot serve two of n8n's dependencies as n8n asks (xlsx points

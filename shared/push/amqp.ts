@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- Node-only core code: the bot and the self-hosted push companion load it, the n8n Cloud pack does not, and n8n Cloud's rules govern the pack */
 // AMQP 1.0 adapter (rhea): SASL PLAIN with the data-subscription user, one receiver link on the
 // user's queue, manual settlement (accepted after the handler, released otherwise).
 import { create_container, type Connection, type ConnectionOptions, type EventContext } from 'rhea';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- Node-only core code: the bot and the self-hosted push companion load it, the n8n Cloud pack does not, and n8n Cloud's rules govern the pack */
 import { EventEmitter } from 'node:events';
 import type { AdapterDelivery, AdapterSession, PushAdapter } from './adapter';
 import { backoffDelay } from './backoff';

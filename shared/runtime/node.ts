@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- Node-only core code: the bot and the self-hosted push companion load it, the n8n Cloud pack does not, and n8n Cloud's rules govern the pack */
 // The host side of the core in a Node program (bot, simulator, benchmarks, tests): Node's timers
 // and the undici transport. Importing this module installs both; n8n's pack never imports it.
 import { setTimeout as delay } from 'node:timers/promises';

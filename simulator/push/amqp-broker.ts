@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the platform simulator, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The simulator's AMQP 1.0 endpoint (rhea listening): SASL PLAIN against the data-subscription
 // users, one queue per user, a sender link per consumer on the address `{topic}` (assumption P2).
 import { once } from 'node:events';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the platform simulator, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The simulator's MQTT broker (aedes on a net server): user name and password against the
 // data-subscription users, subscriptions only under `dm/{topic}/`, QoS 1, persistent sessions
 // (aedes keeps unacknowledged and offline messages of clean: false clients and resends them).

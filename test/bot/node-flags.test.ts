@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The bot's V8 flags (bot/node-flags.ts) are given wherever the bot is started: the shebang of
 // the installed command, `npm start`, and (through the same constant) the scale benchmark.
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The bot's operations endpoints on the compiled CLI, as a supervisor and Prometheus use them:
 // /healthz, /readyz (platform, Slack auth and the alert source, each named) and /metrics, on
 // DRIVE_BOT_OPS_PORT, with the Web API pointed at our Slack stand-in and the embedded simulator.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { PushMerge, type PushSettings } from '../../bot/alerts/sources/push';
 import { parseConfig } from '../../bot/config/load';
 import { createPlatformClient } from '../../bot/platform/client';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // A local Slack-compatible Web API for tests and benchmarks: records every call, checks Block
 // Kit limits as Slack does, and answers 429 with Retry-After when a channel gets more than one
 // message a second. Also the target of response_url posts.

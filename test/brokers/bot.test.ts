@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The bot's push source (real AlertEngine, real state database) against real brokers and the
 // simulator's: 1,000 faults with 1% failing handlers (the asset lookup fails once), 10 in flight
 // on AMQP. Every fault becomes exactly one Slack post in the outbox; a terminal broker error is

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // kill -9 of the consumer process and a restart, and a broker restart, against the simulator's
 // brokers, RabbitMQ (AMQP 1.0, MQTT) and Mosquitto: nothing lost. The consumer process runs the
 // built receiver (test/brokers/consumer.js).

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Puts pushed messages (assumption P3 envelopes) on a real broker, as the platform would.
 import mqtt from 'mqtt';
 import { create_container, message as amqpMessage, type EventContext } from 'rhea';

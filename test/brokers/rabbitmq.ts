@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // A private RabbitMQ (Debian's rabbitmq-server 3.x) for one test suite: its own node name, Mnesia
 // directory, config, enabled plugins (AMQP 1.0 and MQTT), Erlang cookie and epmd port, listening
 // on free ports of 127.0.0.1 only, run as the current user and stopped after the suite.

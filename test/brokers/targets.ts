@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // A data-subscription user set up on a broker as the platform would (its queue, its
 // permissions), and a way to put AssetEvent messages in front of it: one place for every suite.
 import { randomUUID } from 'node:crypto';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // A process warning (MaxListenersExceededWarning, a deprecation, an unhandled rejection turned
 // warning) during the core's and the node's tests is a bug: it shows up in n8n's and the bot's
 // logs. test/helpers/warning-environment.ts collects the worker's warnings; this hook fails the

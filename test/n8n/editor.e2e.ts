@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // One `n8n start` with the pack installed as a community package. In it:
 // - the Drive Monitoring Trigger in poll mode, in an active workflow, hands on new events;
 // - the editor, driven in Chromium as a user would: set up the owner, create the Drive

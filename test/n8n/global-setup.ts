@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Once per `npm run test:n8n` (which runs `npm run pack` first): n8n from the cache (installed
 // the first time), then the pack and the push companion installed from their tarballs into a new
 // n8n user folder as n8n's installer does, the pack first, alone, to see what it brings.

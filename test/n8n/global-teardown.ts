@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The n8n user folder of the run (database, installed pack, binary data) goes; the logs,
 // execution outputs and screenshots under artifacts/n8n/ stay for CI to keep.
 import fs from 'node:fs';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-unused-vars -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // What the real-n8n test files share: the state global-setup leaves, the simulator as a child
 // process, workflow and credential import, and reading `n8n execute --rawOutput`.
 import fs from 'node:fs';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The pack and the push companion as n8n sees them after a community-package install from their
 // tarballs: the pack brings no other package, both load under their production names, and the
 // pack's code resolves zod from n8n itself (n8n puts its own node_modules on NODE_PATH).

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // n8n's queue mode with both packages installed from their tarballs: Debian's redis-server on
 // 127.0.0.1, `n8n start` (main: webhooks, triggers, the queue) and one `n8n worker` (executions),
 // sharing one database and user folder of their own. In it:

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Workflows run by n8n's own command line (`n8n execute --id --rawOutput`) with the pack
 // installed as a community package, against the simulator over HTTP: the examples in examples/
 // and the test workflows in test/n8n/workflows/, which together use every operation of the

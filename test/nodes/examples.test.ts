@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The importable workflows in examples/: production node type names, our credential type, and
 // each one run in n8n's engine against the simulator with the choices a user makes after import
 // (credential, organization, assets). n8n-nodes-base nodes are recording stand-ins.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The bot and the simulator as their users get them: each tarball of `npm run pack` installed by
 // npm into an empty folder, each started by its bin through npx. The simulator answers E1; the
 // bot, pointed by its environment at that simulator and at our Slack stand-in, polls, posts an

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Runs the built Drive Monitoring Trigger through n8n-core's own machinery: TriggersAndPollers
 // with a TriggerContext (activation, emit, close) or a PollContext (polls keeping static data),
 // and WorkflowExecute for the execution each emit starts, as n8n's ActiveWorkflowManager does.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // A stand-in for the simulator around the real push channel: the real SimulatorBus and
 // startPushChannel, with data-subscription users kept here (as E26 to E30 would).
 import { randomUUID } from 'node:crypto';

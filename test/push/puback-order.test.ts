@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // MQTT QoS 1 acknowledgements on the wire: with several messages handled at once, each PUBACK
 // still waits for its handler, and PUBACKs leave in the order the PUBLISHes arrived (MQTT 3.1.1
 // and 5, section 4.6). A TCP tap between the receiver and the simulator's broker reads both

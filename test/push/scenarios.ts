@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Delivery checks shared by the simulator's brokers and the real ones (test/brokers): the same
 // scenario, given a receiver factory and a way to publish event ids to the user's queue.
 import { createHook } from 'node:async_hooks';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Settlement on the simulator's brokers: no failed message is ever acknowledged, whatever the
 // concurrency; the simulator refuses an outcome a real broker refuses.
 import { create_container, type EventContext } from 'rhea';

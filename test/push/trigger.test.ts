@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The built Drive Monitoring Trigger (dist/) in n8n-core's trigger and poll machinery, against
 // the simulator over real sockets: pushed data through both brokers, polled data over HTTP.
 import { randomUUID } from 'node:crypto';

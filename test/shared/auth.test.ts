@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-unused-vars -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The token flow: one function, a cache per credential set with single flight and refresh
 // ahead of expiry, one re-authentication on a 401 (never a loop), and refusals that say which
 // credential was wrong, without ever printing a secret.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // A stand-in platform over real HTTP that refuses every API call with one chosen code, in the
 // spec's envelope and with the HTTP status of assumption A3 (HTTP 401 for 100401). It issues
 // tokens like the token service and answers the subscription list (E9) with a Basic level, so a

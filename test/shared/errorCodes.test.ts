@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Every failure code walked through the core: the class it belongs to, the hint that says what
 // to do, and no endpoint number in the text a person reads (the endpoint stays a field).
 import { readFileSync } from 'node:fs';

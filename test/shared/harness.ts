@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unused-vars -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Shared setup of the core's integration tests: the simulator over real HTTP, and clients of it.
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator';
 import { createClient, TokenCache, type ApiCredentials, type ClientOptions, type DriveMonitoringClient } from '../../shared';

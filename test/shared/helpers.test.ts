@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Pure helpers of the core: file names of downloads, Retry-After, backoff, the concurrency limiter.
 import { fileNameOf } from '../../shared';
 import { backoffDelay, retryAfterMs, retryPolicy } from '../../shared/core/retry';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // client.ranges.* fetches many windows at once under one cancellation. Each request must get a
 // signal of its own: listeners that transports (undici, n8n's axios) add to a signal shared by
 // every window pile up into MaxListenersExceededWarning in n8n's and the bot's logs.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Retries (jittered backoff, Retry-After), what is never repeated (creates), bounded
 // concurrency, cancellation, and clear errors for answers that are not the API's JSON.
 import { createUndiciTransport } from '../../shared/runtime/node';

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unused-vars -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Every rule known before sending is refused before any request: the simulator sees nothing,
 // not even a token request, and the error names the field, the value and the rule.
 import { ValidationError, type DriveMonitoringClient } from '../../shared';

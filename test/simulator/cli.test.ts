@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // This test runs the simulator's command line as a user would: spawning it is the point. The
 // n8n rule against spawning guards node code that runs inside n8n, which this is not.
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions */

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Runs workflows in n8n's own execution engine (n8n-core's WorkflowExecute), as
 // packages/core/nodes-testing/node-test-harness.ts does, with the built node pack and our
 // credentials helper. Also calls list search, load options and credential tests the way the

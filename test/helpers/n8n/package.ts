@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Loads the BUILT node pack (dist/) the way n8n loads a community package: the files named in
 // package.json's `n8n` section, types named `<package name>.<node name>`.
 import { existsSync, readFileSync } from 'node:fs';
