@@ -1,35 +1,23 @@
-import type { Bot } from '../../bot/runtime';
-import { startSimulator, type Simulator } from '../../simulator';
-import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
-import { shutdown, startTestBot } from './harness';
-import { SlackApiServer } from './slack-server';
+import { fakeSlackToken, waitFor } from './helpers';
+import { startTestBot } from './harness';
+import { useFixture } from './use-fixture';
 
 // Connectivity by polling within its share of the request budget (B70): E8 reads spaced at the
 // share's rate instead of a burst over the fleet, a round stretched to fit, and the delay stated.
 const botToken = fakeSlackToken('b');
-const { logger, lines } = capturingLogger();
-const state = tempStateFile();
-let sim: Simulator;
-let slack: SlackApiServer;
-let bot: Bot | undefined;
-
-beforeAll(async () => {
-  sim = await startSimulator({ push: false });
-  slack = await new SlackApiServer({ token: botToken }).start();
-});
-
-afterAll(() => shutdown({ bot, slack, sim, state }));
+const f = useFixture(botToken, { push: false });
 
 test('E8 reads stay within the share, the round stretches to the fleet, and /drive health says how late an outage shows', async () => {
+  const { sim, slack, state, logger, lines } = f;
   const assets = sim.fleet.assets().filter((a) => a.assetType !== 'PowerTrain').length;
   // A budget of 2 req/s with a quarter for connectivity: a read every 2 s, so a 1-minute round
   // cannot hold a fleet of more than 30.
   expect(assets).toBeGreaterThan(30);
   sim.requests.clear();
-  bot = await startTestBot({
+  const bot = (f.bot = await startTestBot({
     sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger,
     config: { source: { kind: 'poll', pollIntervalSeconds: 3600, maxRequestsPerSecond: 2 }, connectivity: { pollIntervalMinutes: 1, maxBudgetShare: 0.25 } },
-  });
+  }));
   // Alerts found by the first pass read their assets' details (E8 too, B48): counted from after them.
   await bot.poll!.pollOnce();
   await bot.dispatcher.drain(10_000);
@@ -50,6 +38,6 @@ test('E8 reads stay within the share, the round stretches to the fleet, and /dri
   // Two rounds of the stretched length without a read are what turn an asset unknown, not two minutes.
   const first = sim.requests.api('E8')[0];
   const id = Number(/asset\/(\d+)$/.exec(first.path)?.[1]);
-  await waitFor('its observation', () => bot!.connectivity?.link(id));
+  await waitFor('its observation', () => bot.connectivity?.link(id));
   expect(bot.connectivity?.link(id)?.state).not.toBe('unknown');
 }, 60_000);
