@@ -113,7 +113,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   if (!(timeScale > 0)) throw new RangeError(`timeScale must be > 0, got ${timeScale}`);
   const origin = options.startTime === undefined ? Date.now() : new Date(options.startTime).getTime();
   if (Number.isNaN(origin)) throw new RangeError(`startTime is not a date: ${String(options.startTime)}`);
-  const clock = new SimClock(Math.floor(origin / 1000) * 1000, timeScale);
+  // The origin is a whole second (the fleet is seeded from it). Without a startTime it stands for
+  // that same real instant, so simulated time never runs behind the wall clock: an event raised
+  // right after a client started must not be stamped with a second before that start.
+  const wholeSecond = Math.floor(origin / 1000) * 1000;
+  const clock = new SimClock(wholeSecond, timeScale, Date.now, options.startTime === undefined ? wholeSecond : undefined);
   const data = seedFleet(seed, options.assets ?? DEFAULT_ASSETS, clock.origin);
   const platform = new Platform(seed, data, clock, options.reportGenerationMs ?? 20_000);
   const faults = new Faults(seed, options.faults ?? []);

@@ -61,8 +61,10 @@ export class SimClock {
     readonly origin: number,
     readonly timeScale: number,
     private readonly realNow: () => number = Date.now,
+    /** The real instant `origin` stands for; by default the construction instant. */
+    realOrigin?: number,
   ) {
-    this.realOrigin = realNow();
+    this.realOrigin = realOrigin ?? realNow();
   }
 
   now(): number {

@@ -153,3 +153,24 @@ describe('control and bus', () => {
     expect(() => h.sim.control.raiseEvent(train.id, { eventType: 'Warning' })).toThrow(/PowerTrain/);
   });
 });
+
+describe('simulated time', () => {
+  // The origin is a whole second; started without a startTime, simulated time is the wall clock's,
+  // not up to a second behind it (an event raised just after a client started was then stamped
+  // with a second before that start, and the bot took it for something that happened before).
+  test('started without a startTime, it is the wall clock at scale 1, never behind it', async () => {
+    const lags: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const sim = await startSimulator({ push: false });
+      try {
+        const before = Date.now();
+        const simulated = sim.clock.now();
+        lags.push(before - simulated);
+      } finally {
+        await sim.close();
+      }
+    }
+    expect(Math.max(...lags)).toBeLessThan(20);
+    expect(Math.min(...lags)).toBeGreaterThan(-20);
+  });
+});
