@@ -12,7 +12,9 @@ const receiver = createPushReceiver({
 });
 receiver
   .start(async (message) => {
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    // 10 ms a message, 10 at once: a burst of 2,000 lasts about 2 s, so the kill lands mid-burst
+    // even when the test process is scheduled late (at 2 ms, 10 at once, it could all be done first).
+    await new Promise((resolve) => setTimeout(resolve, 10));
     process.stdout.write(`handled ${message.record.id}\n`);
   })
   .then(() => process.stdout.write('ready\n'))
