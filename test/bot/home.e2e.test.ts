@@ -50,6 +50,13 @@ async function openHome(user: string): Promise<string> {
   return JSON.stringify(view.blocks);
 }
 
+/** The open-fault count the Home tab shows for a group (0 when the group is not listed). */
+function openFaultsOf(home: string, group: string): number {
+  const escaped = group.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`\\*${escaped}\\*: (\\d+) open faults?`).exec(home);
+  return match ? Number(match[1]) : 0;
+}
+
 test('the Home tab shows open faults by group, CBM units Yellow or Red and offline assets, and refreshes when opened', async () => {
   const empty = await openHome('U0ALICE');
   expect(empty).toContain('No open fault.');
@@ -57,6 +64,10 @@ test('the Home tab shows open faults by group, CBM units Yellow or Red and offli
 
   const drive = cbmDrive(sim);
   const detail = await bot.directory.detail(drive.id);
+  // The seeded history may hold faults of the last hour still open in this group (which ones
+  // depends on the time of day the test runs), so the raised fault is counted on top of them.
+  await bot.poll?.pollOnce(true);
+  const before = openFaultsOf(await openHome('U0ALICE'), detail.assetGroup);
   sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
   sim.control.setCbmUnit(drive.id, 'Fan', 'Red');
   await bot.poll?.pollOnce(true);
@@ -73,7 +84,7 @@ test('the Home tab shows open faults by group, CBM units Yellow or Red and offli
   const home = await openHome('U0ALICE');
   expect(home).toContain('gateway swap');
   expect(home).not.toContain('No silence is active.');
-  expect(home).toContain(`*${detail.assetGroup}*: 1 open fault`);
+  expect(openFaultsOf(home, detail.assetGroup)).toBe(before + 1);
   expect(home).toContain(drive.serialNumber);
   expect(home).toContain('*Fan* of');
   expect(home).toContain('Red');
