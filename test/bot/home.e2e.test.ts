@@ -67,7 +67,7 @@ test('the Home tab shows open faults by group, CBM units Yellow or Red and offli
   // The seeded history may hold faults of the last hour still open in this group (which ones
   // depends on the time of day the test runs), so the raised fault is counted on top of them.
   await bot.poll?.pollOnce(true);
-  const before = openFaultsOf(await openHome('U0ALICE'), detail.assetGroup);
+  const before = openFaultsOf(await openHome('U0ALICE'), detail.assetGroup ?? '');
   sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
   sim.control.setCbmUnit(drive.id, 'Fan', 'Red');
   await bot.poll?.pollOnce(true);
@@ -84,7 +84,7 @@ test('the Home tab shows open faults by group, CBM units Yellow or Red and offli
   const home = await openHome('U0ALICE');
   expect(home).toContain('gateway swap');
   expect(home).not.toContain('No silence is active.');
-  expect(openFaultsOf(home, detail.assetGroup)).toBe(before + 1);
+  expect(openFaultsOf(home, detail.assetGroup ?? '')).toBe(before + 1);
   expect(home).toContain(drive.serialNumber);
   expect(home).toContain('*Fan* of');
   expect(home).toContain('Red');
