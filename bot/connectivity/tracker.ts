@@ -12,7 +12,7 @@ CREATE TABLE IF NOT EXISTS conn_assets (
   asset_id INTEGER PRIMARY KEY, online INTEGER NOT NULL, since TEXT NOT NULL, last_seen TEXT NOT NULL,
   asset TEXT NOT NULL, announced INTEGER NOT NULL DEFAULT 0, gateway TEXT);
 CREATE TABLE IF NOT EXISTS conn_outages (
-  key TEXT PRIMARY KEY, channel TEXT NOT NULL, scope TEXT NOT NULL, opened_at TEXT NOT NULL,
+  key TEXT PRIMARY KEY, channel TEXT NOT NULL, scope TEXT NOT NULL /* organization/group or organization/plant */, opened_at TEXT NOT NULL,
   open INTEGER NOT NULL, outage TEXT NOT NULL, returned TEXT NOT NULL DEFAULT '[]', dirty INTEGER NOT NULL DEFAULT 0);
 `;
 
@@ -137,20 +137,23 @@ export class ConnectivityTracker {
     const { config } = this.deps;
     const scopeKind = config.connectivity.groupBy;
     const scope = scopeKind === 'plant' ? asset.plant : asset.group;
+    // Names repeat across organizations (every customer of a service provider may have "Pumps"):
+    // one message is about one organization's group or plant.
+    const scopeKey = `${asset.organizationId ?? asset.organization}/${scope}`;
     const channels = config.connectivity.channel ? [config.connectivity.channel] : routeAlert(config.alerts, asset, 'Warning');
     for (const channel of channels) {
       const open = this.db
         .prepare('SELECT key, outage, returned FROM conn_outages WHERE channel = ? AND scope = ? AND open = 1 ORDER BY opened_at DESC LIMIT 1')
-        .get(channel, scope) as { key: string; outage: string } | undefined;
+        .get(channel, scopeKey) as { key: string; outage: string } | undefined;
       const outage = open ? (JSON.parse(open.outage) as Outage) : undefined;
       const member = { asset, offlineSince: row.since, gateway: row.gateway ?? undefined };
       if (outage && Math.abs(Date.parse(row.since) - Date.parse(outage.openedAt)) < SAME_OUTAGE_MS && !outage.members.some((m) => m.asset.id === assetId)) {
         outage.members.push(member);
         this.db.prepare('UPDATE conn_outages SET outage = ?, dirty = 1 WHERE key = ?').run(JSON.stringify(outage), outage.key);
       } else {
-        const key = `conn:${channel}:${scopeKind}:${scope}:${Date.parse(row.since)}:${assetId}`;
+        const key = `conn:${channel}:${scopeKind}:${scopeKey}:${Date.parse(row.since)}:${assetId}`;
         const created: Outage = { key, channel, scope, scopeKind, openedAt: row.since, members: [member] };
-        this.db.prepare('INSERT OR IGNORE INTO conn_outages (key, channel, scope, opened_at, open, outage, dirty) VALUES (?, ?, ?, ?, 1, ?, 1)').run(key, channel, scope, row.since, JSON.stringify(created));
+        this.db.prepare('INSERT OR IGNORE INTO conn_outages (key, channel, scope, opened_at, open, outage, dirty) VALUES (?, ?, ?, ?, 1, ?, 1)').run(key, channel, scopeKey, row.since, JSON.stringify(created));
       }
     }
     this.db.prepare('UPDATE conn_assets SET announced = 1 WHERE asset_id = ?').run(assetId);

@@ -11,12 +11,18 @@ import type { SlackApiServer, StoredMessage } from './slack-server';
 const botToken = fakeSlackToken('b');
 const CHANNEL = '#plant-connectivity';
 
-/** Five drives and motors of one group of one organization, put behind one gateway. */
+/**
+ * Five drives and motors of one group of one organization, put behind one gateway. The whole group
+ * is online from now on: the seeded fleet takes each asset offline for some hours of the day, and
+ * one of those in the same group would join the grouped message (which then names no gateway).
+ */
 function lineOf(sim: Simulator): { line: SimAsset[]; gateway: string } {
   const byGroup = new Map<number, SimAsset[]>();
   for (const a of sim.fleet.assets()) if (a.assetType !== 'PowerTrain') byGroup.set(a.groupId, [...(byGroup.get(a.groupId) ?? []), a]);
-  const line = [...byGroup.values()].find((assets) => assets.length >= 5)?.slice(0, 5);
-  if (!line) throw new Error('no group with five drives and motors in the simulated fleet');
+  const group = [...byGroup.values()].find((assets) => assets.length >= 5);
+  if (!group) throw new Error('no group with five drives and motors in the simulated fleet');
+  for (const asset of group) sim.control.setOnline(asset.id, true);
+  const line = group.slice(0, 5);
   return { line, gateway: sim.control.assignGateway(line.map((a) => a.id)) };
 }
 
@@ -150,4 +156,46 @@ describe('unknown is not offline', () => {
     const health = await bot.commands.handle('health');
     expect(health.kind === 'health' && Object.values(health.offlineByGroup ?? {}).some((g) => g.unknown > 0)).toBe(true);
   }, 90_000);
+});
+
+describe('groups of the same name in two organizations', () => {
+  const f = useFixture(botToken, { push: false });
+
+  test('each organization gets its own message, named for it', async () => {
+    const { sim, slack, logger, state } = f;
+    f.bot = await startTestBot({
+      sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, now: () => sim.clock.now(),
+      config: { connectivity: { minOfflineMinutes: 10, channel: CHANNEL } },
+    });
+    const bot = f.bot;
+    await bot.directory.ensure();
+    // A service provider's customers name their groups alike: one asset of each of two of them.
+    const byName = new Map<string, Array<{ id: number; organizationId: number; groupId: number }>>();
+    for (const a of bot.directory.all()) {
+      if (a.assetType === 'PowerTrain' || !a.assetGroupName || a.organizationId === null || a.assetGroupId === null) continue;
+      const same = byName.get(a.assetGroupName) ?? [];
+      if (!same.some((s) => s.organizationId === a.organizationId)) same.push({ id: a.id, organizationId: a.organizationId, groupId: a.assetGroupId });
+      byName.set(a.assetGroupName, same);
+    }
+    const pair = [...byName.values()].find((same) => same.length >= 2)?.slice(0, 2);
+    if (!pair) throw new Error('the simulated fleet has no group name shared by two organizations');
+    const groups = new Set(pair.map((p) => p.groupId));
+    for (const asset of sim.fleet.assets()) if (groups.has(asset.groupId) && asset.assetType !== 'PowerTrain') sim.control.setOnline(asset.id, true);
+    const assets = pair.map((p) => sim.fleet.assets().find((a) => a.id === p.id) as SimAsset);
+    await bot.connectivityPoll?.pollOnce();
+    for (const asset of assets) sim.control.setOnline(asset.id, false);
+    sim.clock.advance(12 * 60_000);
+    await bot.connectivityPoll?.pollOnce();
+    await bot.dispatcher.drain(5000);
+    const messages = assets.map((asset) => connectivityMessages(slack, [asset]));
+    expect(messages.map((m) => m.length)).toEqual([1, 1]);
+    expect(messages[0][0].ts).not.toBe(messages[1][0].ts);
+    const orgNames = sim.fleet.orgs();
+    for (const [i, asset] of assets.entries()) {
+      const text = JSON.stringify(messages[i][0].blocks);
+      expect(text).toContain(asset.serialNumber);
+      expect(text).not.toContain(assets[1 - i].serialNumber);
+      expect(text).toContain(orgNames.find((o) => o.id === asset.orgId)?.name as string);
+    }
+  }, 60_000);
 });
