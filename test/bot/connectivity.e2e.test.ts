@@ -132,6 +132,8 @@ describe('unknown is not offline', () => {
   test('an asset the platform gives no state for over two passes is unknown, shown so, and never announced as offline', async () => {
     const { sim, slack, logger, state } = f;
     const asset = sim.fleet.assets().find((a) => a.assetType === 'Motor' && a.powerTrainId === null) as SimAsset;
+    // Online from the start, whatever hour of the day the seeded fleet would take it offline.
+    sim.control.setOnline(asset.id, true);
     f.bot = await startTestBot({
       sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, now: () => sim.clock.now(),
       config: { connectivity: { minOfflineMinutes: 5, pollIntervalMinutes: 5, channel: CHANNEL } },
