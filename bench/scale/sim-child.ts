@@ -3,6 +3,7 @@
 // over the IPC channel: the bot under test then measures only itself, and the platform's request
 // log says what the bot really asked and when.
 import { startSimulator, type Simulator } from '../../simulator';
+import type { RequestRecord } from '../../simulator/requestLog';
 
 export type SimRequest =
   | { op: 'start'; assets: number; latencyMs: number }
@@ -22,16 +23,28 @@ export interface Read {
 let sim: Simulator | undefined;
 const counts: Record<string, number> = {};
 let seen = 0;
+/** Requests still in flight at the last drain: counted once they are answered, by their real status. */
+let pending: RequestRecord[] = [];
 
-/** Folds the request log into counts and E14 reads, then empties it (it is bounded). */
-function drain(): Read[] {
+/**
+ * Folds the request log into counts and answered E14 reads, then empties it (it is bounded). A
+ * request in flight (status 0) waits for a later drain: counted as a read before its answer, an
+ * expired asset's one refused read (102205, set aside by the bot for a day) looked like a read
+ * that never came again, and the measured lag grew with the length of the run.
+ */
+function drain(final = false): Read[] {
   const reads: Read[] = [];
   if (!sim) return reads;
-  for (const r of sim.requests.entries) {
+  const records = [...pending, ...sim.requests.entries];
+  pending = [];
+  for (const r of records) {
+    if (r.status === 0 && !final) {
+      pending.push(r);
+      continue;
+    }
     const key = `${r.endpoint ?? 'other'}:${r.status}`;
     counts[key] = (counts[key] ?? 0) + 1;
-    // Status 0: still in flight when the log is read (it is answered after; refusals are 4xx).
-    if (r.endpoint === 'E14' && (r.status === 200 || r.status === 0)) {
+    if (r.endpoint === 'E14' && r.status === 200) {
       reads.push({ assetId: Number(/assetdata\/(\d+)\//.exec(r.path)?.[1]), at: Date.parse(r.time), end: Date.parse(r.query.endTime ?? '') });
     }
   }
@@ -58,7 +71,7 @@ async function handle(request: SimRequest): Promise<unknown> {
     case 'reads':
       return drain();
     case 'counts':
-      drain();
+      drain(true);
       return { ...counts, total: seen };
     case 'close':
       await sim?.close();

@@ -263,16 +263,23 @@ async function pollPhase(bareRss: number, slack: SlackApiServer, token: string):
   // Reported lag (the bot's pass lines) against the lag measured from the request log at that time.
   const everRead = new Set(reads.map((r) => r.assetId));
   const errors: number[] = [];
+  const lagLines: string[] = [];
   const endOf = new Map<number, number>();
   let k = 0;
   for (const pass of passes.filter((p) => p.at > firstFullRound)) {
     while (k < reads.length && reads[k].at <= pass.at) endOf.set(reads[k].assetId, reads[k++].end);
     let oldest = pass.at;
-    for (const id of everRead) oldest = Math.min(oldest, endOf.get(id) ?? oldest);
+    let oldestId = -1;
+    for (const id of everRead) {
+      const end = endOf.get(id) ?? oldest;
+      if (end < oldest) [oldest, oldestId] = [end, id];
+    }
     const measured = (pass.at - oldest) / 1000;
     const reported = Number(pass.m[4]);
     if (measured > 0) errors.push(Math.abs(reported - measured) / measured);
+    lagLines.push(`lag at ${new Date(pass.at).toISOString()}: reported ${reported} s, measured ${measured.toFixed(0)} s (asset ${oldestId} read through ${new Date(oldest).toISOString()})`);
   }
+  if (process.env.SCALE_BOT_LOG) writeFileSync(process.env.SCALE_BOT_LOG, lagLines.map((l) => `${l}\n`).join(''), { flag: 'a' });
   const warm = samples.filter(([minute]) => minute >= WARMUP_MINUTES);
   const peak = Math.max(...samples.map(([, rss]) => rss));
   const slopeMiBPerMin = slope(warm.map(([minute, rss]) => [minute, rss])) / 1048576;
