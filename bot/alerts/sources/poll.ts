@@ -194,6 +194,24 @@ export function startPollSource(deps: PollDeps): PollSource {
     });
   }
 
+  /**
+   * The time since which every drive's CBM was read in this run (set-aside drives aside), or
+   * undefined while some drive was not read yet. That is the persisted CBM watermark: after a
+   * restart a drive not yet read is due a CBM interval after it. Written after each pass, it
+   * made every drive not yet read wait a whole interval after the latest pass, so the first
+   * round stopped after its first slice (B47).
+   */
+  function cbmRoundSince(drives: readonly AssetListItem[], now: number): number | undefined {
+    let oldest = now;
+    for (const a of drives) {
+      if (aside.has('cbm', a.id, now)) continue;
+      const at = cbmReadAt.get(a.id);
+      if (at === undefined) return undefined;
+      oldest = Math.min(oldest, at);
+    }
+    return oldest;
+  }
+
   /** Drives whose CBM is due; spread over the CBM interval rather than read in one burst. */
   function cbmDue(drives: readonly AssetListItem[], now: number, all: boolean): number[] {
     if (!config.cbm.enabled) return [];
@@ -297,7 +315,8 @@ export function startPollSource(deps: PollDeps): PollSource {
       }
       if (cbm.length > 0) {
         await readCbm(cbm);
-        store.setWatermark(CBM_WATERMARK, new Date(now).toISOString());
+        const since = cbmRoundSince(drives, now);
+        if (since !== undefined) store.setWatermark(CBM_WATERMARK, new Date(since).toISOString());
       }
       if (cbmCollect && !closed && drives.every((a) => cbmReadAt.has(a.id) || aside.has('cbm', a.id, now))) {
         const recorded = engine.commitCbmCatchUp([...cbmCollect.values()], new Date(now).toISOString().slice(0, 10));
