@@ -9,7 +9,7 @@ import { historyDays, toLevel } from './levels';
 import type { Event, ParamData, TrendSignalData } from './schemas/resources';
 import { LEVELS, LIMITS, type EndpointId, type Level } from './spec';
 import { ceilToSecond, DAY_MS, floorToSecond, formatUtc, parseInstant, type TimeInput } from './time';
-import { anySignal } from './core/wait';
+import { follow } from './core/wait';
 import type { Logger } from './core/logger';
 import { ListEventsInput, TrendSignalDataInput, validateInput } from './schemas/inputs';
 
@@ -94,25 +94,37 @@ export function checkHistory(
 
 /** Run `fn` over windows with at most `limit` in flight; the first failure cancels the rest. */
 async function fetchWindows<T>(windows: Window[], limit: number, signal: AbortSignal | undefined, fn: (w: Window, signal: AbortSignal) => Promise<T>): Promise<T[]> {
+  // Controllers that follow one another, never AbortSignal.any(): Node keeps such a composite
+  // alive while it has an abort listener, until it aborts (see follow in core/wait).
   const controller = new AbortController();
-  const combined = anySignal(signal, controller.signal)!;
+  const unfollowCaller = signal ? follow(signal, controller) : () => undefined;
+  if (signal?.aborted) controller.abort(signal.reason);
   const results = new Array<T>(windows.length);
   let next = 0;
   let failure: { error: unknown } | undefined;
   const worker = async (): Promise<void> => {
     while (next < windows.length && !failure) {
       const index = next++;
+      // A signal per window: listeners the transport adds to it do not pile up on one shared
+      // signal (MaxListenersExceededWarning at 8 windows in flight).
+      const own = new AbortController();
+      const unfollow = follow(controller.signal, own);
+      if (controller.signal.aborted) own.abort(controller.signal.reason);
       try {
-        // A signal per window: listeners the transport adds to it do not pile up on one shared
-        // signal (MaxListenersExceededWarning at 8 windows in flight).
-        results[index] = await fn(windows[index], AbortSignal.any([combined]));
+        results[index] = await fn(windows[index], own.signal);
       } catch (error) {
         failure ??= { error };
         controller.abort();
+      } finally {
+        unfollow();
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, windows.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(limit, windows.length) }, worker));
+  } finally {
+    unfollowCaller();
+  }
   if (failure) throw failure.error;
   return results;
 }

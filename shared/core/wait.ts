@@ -74,38 +74,37 @@ export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise
   });
 }
 
-/** Combine optional signals into one (undefined when none). */
-export function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
-  const present = signals.filter((s): s is AbortSignal => s !== undefined);
-  if (present.length <= 1) return present[0];
-  return AbortSignal.any(present);
-}
-
-const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+const followers = new WeakMap<AbortSignal, { children: Set<AbortController>; onAbort: () => void }>();
 
 /**
  * Abort `child` when `parent` aborts. A parent gets one listener however many children follow it
- * (children of a client's signal would otherwise pile up: MaxListenersExceededWarning past 10).
+ * (children of a client's signal would otherwise pile up: MaxListenersExceededWarning past 10),
+ * and loses it when the last child stops following. A listener left behind kept more than a
+ * closure alive: Node holds a signal made by AbortSignal.any() that has an abort listener in a
+ * process-wide set until it aborts, so every finished call's signals stayed until a major GC
+ * happened to collect their sources (the bot's RSS rose under polling; issue 17).
  * Returns the function that stops following.
  */
-function follow(parent: AbortSignal, child: AbortController): () => void {
-  let children = followers.get(parent);
-  if (!children) {
-    const created = new Set<AbortController>();
-    children = created;
-    followers.set(parent, created);
-    parent.addEventListener(
-      'abort',
-      () => {
-        for (const c of created) c.abort(parent.reason);
-        created.clear();
-      },
-      { once: true },
-    );
+export function follow(parent: AbortSignal, child: AbortController): () => void {
+  let entry = followers.get(parent);
+  if (!entry) {
+    const children = new Set<AbortController>();
+    const onAbort = (): void => {
+      followers.delete(parent);
+      for (const c of children) c.abort(parent.reason);
+      children.clear();
+    };
+    entry = { children, onAbort };
+    followers.set(parent, entry);
+    parent.addEventListener('abort', onAbort, { once: true });
   }
-  children.add(child);
-  const own = children;
-  return () => own.delete(child);
+  const own = entry;
+  own.children.add(child);
+  return () => {
+    if (!own.children.delete(child) || own.children.size > 0) return;
+    parent.removeEventListener('abort', own.onAbort);
+    if (followers.get(parent) === own) followers.delete(parent);
+  };
 }
 
 /** The error reason of a call whose own deadline passed (abortError reads it as a timeout). */

@@ -3,6 +3,7 @@
 // signal of its own: listeners that transports (undici, n8n's axios) add to a signal shared by
 // every window pile up into MaxListenersExceededWarning in n8n's and the bot's logs.
 import { getEventListeners } from 'node:events';
+import { liveObjects } from '../helpers/heap';
 import { type Transport } from '../../shared';
 import { createUndiciTransport } from '../../shared/runtime/node';
 import { startHarness, type Harness } from './harness';
@@ -69,8 +70,27 @@ test("a client's own signal gets one listener however many calls are in flight, 
   });
   await Promise.all(calls);
   expect(most).toBe(1);
+  // Once no call follows it, the listener is gone: a composite signal (AbortSignal.any) with a
+  // listener is kept alive by Node until it aborts.
+  expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   // Aborting later still ends calls started after the first ones finished.
   const late = client.organization.get().catch((e: unknown) => e);
   controller.abort();
   expect(await late).toMatchObject({ reason: 'ABORTED' });
+});
+
+test('finished range reads leave no signal alive: after a full garbage collection the count of AbortSignals is back where it was', async () => {
+  const caller = AbortSignal.any([new AbortController().signal]);
+  const client = h.client({ signal: caller });
+  const drive = h.sim.fleet.assets().find((a) => a.assetType === 'Drive' && a.level === 'Premium' && a.orgId === h.credentials().orgId)!;
+  const now = h.sim.clock.now();
+  const range = { assetId: drive.id, startTime: new Date(now - 60 * DAY), endTime: new Date(now) };
+  await client.ranges.events(range);
+  const before = await liveObjects('AbortSignal');
+  const reads = 20;
+  for (let i = 0; i < reads; i++) await client.ranges.events(range, { signal: AbortSignal.any([caller]) });
+  const after = await liveObjects('AbortSignal');
+  // Each read makes a signal per window and per call; kept, they were several per read.
+  expect(after - before).toBeLessThan(reads);
+  expect(getEventListeners(caller, 'abort')).toHaveLength(0);
 });
