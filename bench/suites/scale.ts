@@ -188,6 +188,12 @@ async function sampleRss(bot: BotProcess, everyMs: number, stop: () => boolean):
   return samples;
 }
 
+/** SCALE_BOT_LOG: the phase's RSS samples, [minute, RSS MiB, anonymous RSS MiB], to see when a peak or a rise came. */
+function logSamples(phase: string, samples: Array<[number, number, number]>): void {
+  const rows = samples.map(([minute, rss, anon]) => [Number(minute.toFixed(2)), Number((rss / 1048576).toFixed(1)), Number((anon / 1048576).toFixed(1))]);
+  if (process.env.SCALE_BOT_LOG) writeFileSync(process.env.SCALE_BOT_LOG, `rss ${phase} ${JSON.stringify(rows)}\n`, { flag: 'a' });
+}
+
 async function pollPhase(bareRss: number, slack: SlackApiServer, token: string): Promise<Figure[]> {
   const sim = await SimProcess.start(POLL_ASSETS, LATENCY_MS);
   const vendor = sim.info.credentials.find((c) => c.orgType === 'VENDOR')!;
@@ -215,6 +221,7 @@ async function pollPhase(bareRss: number, slack: SlackApiServer, token: string):
   }
   done = true;
   const samples = await rssSamples;
+  logSamples('poll', samples);
   reads.push(...((await sim.call({ op: 'reads' })) as Read[]));
   const counts = (await sim.call({ op: 'counts' })) as Record<string, number>;
   const passes = bot.lines
@@ -364,6 +371,7 @@ async function pushPhase(bareRss: number, slack: SlackApiServer, token: string):
   done = true;
   await watcher;
   const samples = await rss;
+  logSamples('push', samples);
   const latencies = raised.filter((r) => postedAt.has(r.eventId)).map((r) => postedAt.get(r.eventId)! - r.at);
   if (process.env.SCALE_BOT_LOG) writeFileSync(process.env.SCALE_BOT_LOG, `latencies ${JSON.stringify(raised.map((r) => [r.eventId, r.at, postedAt.get(r.eventId)]))}\n`, { flag: 'a' });
   const lost = raised.length - latencies.length;
