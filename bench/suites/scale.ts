@@ -16,7 +16,7 @@
 // Reproduce: `npm run bench -- scale` (results in bench/results/latest.md).
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions -- a benchmark that runs the bot and the simulator as processes of their own, not node code */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -123,8 +123,12 @@ class BotProcess {
     const configFile = path.join(this.dir, 'bot.json');
     writeFileSync(configFile, JSON.stringify({ ...config, stateFile: path.join(this.dir, 'state.sqlite') }));
     // Started as npm start and the installed command start it: with the bot's V8 flags.
-    this.child = spawn(process.execPath, [...BOT_NODE_FLAGS, path.join(__dirname, '..', '..', 'bot', 'cli.js'), '--config', configFile], {
-      stdio: ['ignore', 'ignore', 'pipe'],
+    // SCALE_BOT_FLAGS, e.g. --trace-gc (V8 flags NODE_OPTIONS refuses), with the bot's stdout
+    // appended to SCALE_BOT_STDOUT: the live heap after each mark-compact, to tell a leak from lazy GC.
+    const flags = (process.env.SCALE_BOT_FLAGS ?? '').split(/\s+/).filter(Boolean);
+    const stdout = process.env.SCALE_BOT_STDOUT ? openSync(process.env.SCALE_BOT_STDOUT, 'a') : 'ignore';
+    this.child = spawn(process.execPath, [...BOT_NODE_FLAGS, ...flags, path.join(__dirname, '..', '..', 'bot', 'cli.js'), '--config', configFile], {
+      stdio: ['ignore', stdout, 'pipe'],
       env: {
         PATH: process.env.PATH,
         LOG_LEVEL: process.env.SCALE_BOT_LOG_LEVEL ?? 'info',
@@ -143,6 +147,7 @@ class BotProcess {
         ...extraEnv,
       },
     });
+    if (typeof stdout === 'number') closeSync(stdout);
     let rest = '';
     this.child.stderr!.on('data', (chunk: Buffer) => {
       const parts = (rest + chunk.toString('utf8')).split('\n');
