@@ -19,11 +19,11 @@ describe('the bot process runs with its V8 flags', () => {
   });
 
   it('names the flags a process was started without, from the command line or NODE_OPTIONS', () => {
-    expect(missingNodeFlags([])).toEqual(['--max-semi-space-size=16']);
+    expect(missingNodeFlags([])).toEqual(['--max-semi-space-size=8']);
     expect(missingNodeFlags(['--max-semi-space-size=16'])).toEqual([]);
     // Another value is the operator's choice, not a missing flag.
-    expect(missingNodeFlags(['--max-semi-space-size=8'])).toEqual([]);
+    expect(missingNodeFlags(['--max-semi-space-size=4'])).toEqual([]);
     expect(missingNodeFlags([], '--max-old-space-size=200 --max_semi_space_size=32')).toEqual([]);
-    expect(missingNodeFlags(['--inspect'], '--max-old-space-size=200')).toEqual(['--max-semi-space-size=16']);
+    expect(missingNodeFlags(['--inspect'], '--max-old-space-size=200')).toEqual(['--max-semi-space-size=8']);
   });
 });
