@@ -144,6 +144,8 @@ class BotProcess {
         DRIVE_MONITORING_API_SCOPE_ID: sim.info.apiScopeId,
         // SCALE_BOT_NODE_OPTIONS, e.g. --max-old-space-size=96: tells lazy GC apart from a leak.
         ...(process.env.SCALE_BOT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SCALE_BOT_NODE_OPTIONS } : {}),
+        // glibc's malloc tuning (MALLOC_ARENA_MAX and the like), to compare native memory with it.
+        ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('MALLOC_'))),
         ...extraEnv,
       },
     });
