@@ -82,25 +82,40 @@ export class AlertEngine {
   }
 
   /**
-   * CBM units never seen before that are Yellow or Red, as alerts, without recording them: at a
-   * start they are the fleet's standing state, collected into one CBM digest per channel (B47).
+   * Records CBM units never seen before that are Yellow or Red without posting them: during a
+   * first round they are the fleet's standing state, staged in the state file for one CBM digest
+   * per channel when the round ends (B47), rather than held in memory for the whole round (an hour
+   * by default) or lost with a restart. Returns the unit types it recorded.
    */
-  async cbmFirstSightings(assetId: number, results: readonly CbmResult[]): Promise<Array<{ cbm: CbmAlert; channels: string[] }>> {
+  async recordCbmFirstSightings(assetId: number, results: readonly CbmResult[]): Promise<string[]> {
     if (!this.config.cbm.enabled) return [];
     const fresh = results.filter((u) => ALERTING.has(u.deviceUnitStatus) && this.store.getCbmStatus(cbmKey(assetId, u.deviceUnitType)) === undefined);
     if (fresh.length === 0) return [];
     const asset = await this.resolveAsset(assetId);
-    return fresh.map((u) => ({ cbm: toCbmAlert(cbmKey(assetId, u.deviceUnitType), asset, u), channels: routeAlert(this.config.alerts, asset, cbmSeverity(u.deviceUnitStatus)) }));
+    this.store.transaction(() => {
+      for (const u of fresh) {
+        const key = cbmKey(assetId, u.deviceUnitType);
+        this.store.putCbmStatus(toCbmAlert(key, asset, u));
+        this.store.stageCbmFirstSighting(key);
+      }
+    });
+    return fresh.map((u) => u.deviceUnitType);
   }
 
-  /** Records collected first sightings (those still unknown) and one CBM digest per channel, in one transaction. */
-  commitCbmCatchUp(collected: ReadonlyArray<{ cbm: CbmAlert; channels: string[] }>, day: string): number {
+  /**
+   * Ends a first CBM round: one CBM digest per channel of the staged first sightings still Yellow
+   * or Red (one that recovered since was posted as such), in one transaction. Returns how many.
+   */
+  commitCbmCatchUp(day: string): number {
     let recorded = 0;
     this.store.transaction(() => {
-      const fresh = collected.filter(({ cbm }) => this.store.getCbmStatus(cbm.key) === undefined);
-      for (const { cbm } of fresh) this.store.putCbmStatus(cbm);
-      recorded = fresh.length;
-      for (const [channel, units] of byChannel(fresh.map((c) => ({ item: c.cbm, channels: c.channels })))) this.store.enqueue(channel, { kind: 'cbm_digest', units, day });
+      const units = this.store
+        .takeStagedCbmFirstSightings()
+        .map((key) => this.store.getCbmUnit(key))
+        .filter((u): u is CbmAlert => u !== undefined && ALERTING.has(u.status));
+      recorded = units.length;
+      const routed = units.map((u) => ({ item: u, channels: routeAlert(this.config.alerts, u.asset, cbmSeverity(u.status)) }));
+      for (const [channel, list] of byChannel(routed)) this.store.enqueue(channel, { kind: 'cbm_digest', units: list, day });
     });
     if (recorded > 0) this.onEnqueued();
     return recorded;

@@ -40,6 +40,8 @@ CREATE TABLE IF NOT EXISTS event_messages (
   PRIMARY KEY (event_key, channel));
 CREATE TABLE IF NOT EXISTS cbm_units (
   key TEXT PRIMARY KEY, status TEXT NOT NULL, unit TEXT NOT NULL, updated_at INTEGER NOT NULL);
+-- Units first seen Yellow or Red during a first CBM round: posted as one digest when it ends.
+CREATE TABLE IF NOT EXISTS cbm_first_round (key TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS cbm_messages (
   cbm_key TEXT NOT NULL, channel TEXT NOT NULL, ts TEXT NOT NULL, PRIMARY KEY (cbm_key, channel));
 CREATE TABLE IF NOT EXISTS watermarks (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -146,6 +148,23 @@ export class StateStore {
 
   getCbmStatus(key: string): string | undefined {
     return (this.db.prepare('SELECT status FROM cbm_units WHERE key = ?').get(key) as { status: string } | undefined)?.status;
+  }
+
+  getCbmUnit(key: string): CbmAlert | undefined {
+    const row = this.db.prepare('SELECT unit FROM cbm_units WHERE key = ?').get(key) as { unit: string } | undefined;
+    return row ? (JSON.parse(row.unit) as CbmAlert) : undefined;
+  }
+
+  /** Notes a unit first seen during a first CBM round, for the digest that ends the round. */
+  stageCbmFirstSighting(key: string): void {
+    this.db.prepare('INSERT OR IGNORE INTO cbm_first_round (key) VALUES (?)').run(key);
+  }
+
+  /** The units staged by stageCbmFirstSighting, and none staged any more. */
+  takeStagedCbmFirstSightings(): string[] {
+    const keys = (this.db.prepare('SELECT key FROM cbm_first_round ORDER BY rowid').all() as Array<{ key: string }>).map((r) => r.key);
+    this.db.prepare('DELETE FROM cbm_first_round').run();
+    return keys;
   }
 
   putCbmStatus(unit: CbmAlert): void {

@@ -134,6 +134,6 @@ export function modelFamily(modelType: string): string {
   return modelType.split('-')[0];
 }
 
-export function isCbmCapable(asset: AssetRec): boolean {
+export function isCbmCapable(asset: Pick<AssetRec, 'assetType' | 'modelType'>): boolean {
   return asset.assetType === 'Drive' && (CBM_FAMILIES as readonly string[]).includes(modelFamily(asset.modelType));
 }

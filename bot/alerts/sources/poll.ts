@@ -7,7 +7,7 @@ import type { AssetDirectory } from '../../platform/directory';
 import type { AssetListItem, DrivePlatform, PlatformEvent } from '../../platform/types';
 import type { StateStore } from '../../state/store';
 import type { AlertEngine } from '../engine';
-import type { AlertRecord, CbmAlert } from '../model';
+import type { AlertRecord } from '../model';
 import { meetsSeverity } from '../routing';
 import { CATCH_UP_LISTED } from '../../blocks/catch-up';
 import { describePlan, type PassPlan, planPass } from './poll-plan';
@@ -103,8 +103,8 @@ export function startPollSource(deps: PollDeps): PollSource {
     catchUpBack === undefined ? -Infinity : startedAt - catchUpBack * 60_000,
   );
   let firstPassDone = false;
-  /** CBM first sightings of this run's first round over the drives (B47); undefined once it is done. */
-  let cbmCollect: Map<string, { cbm: CbmAlert; channels: string[] }> | undefined = config.cbm.enabled ? new Map() : undefined;
+  /** Whether this run's first round over the drives' CBM is under way (B47). */
+  let firstCbmRound = config.cbm.enabled;
   let plan: PassPlan | undefined;
   let lagWarned = false;
   /** Requests per second the last large pass achieved (0: not measured yet). */
@@ -180,11 +180,10 @@ export function startPollSource(deps: PollDeps): PollSource {
         let units = await platform.assetData.getCbm({ assetId: id });
         aside.answered('cbm', id);
         cbmReadAt.set(id, now);
-        if (cbmCollect) {
+        if (firstCbmRound) {
           // Until every drive was read once, units first seen Yellow or Red wait for one digest.
-          const fresh = await engine.cbmFirstSightings(id, units);
-          for (const f of fresh) cbmCollect.set(f.cbm.key, f);
-          units = units.filter((u) => !fresh.some((f) => f.cbm.unit === u.deviceUnitType));
+          const staged = await engine.recordCbmFirstSightings(id, units);
+          units = units.filter((u) => !staged.includes(u.deviceUnitType));
         }
         if (units.length > 0) await engine.observeCbm(id, units);
       } catch (error) {
@@ -318,10 +317,10 @@ export function startPollSource(deps: PollDeps): PollSource {
         const since = cbmRoundSince(drives, now);
         if (since !== undefined) store.setWatermark(CBM_WATERMARK, new Date(since).toISOString());
       }
-      if (cbmCollect && !closed && drives.every((a) => cbmReadAt.has(a.id) || aside.has('cbm', a.id, now))) {
-        const recorded = engine.commitCbmCatchUp([...cbmCollect.values()], new Date(now).toISOString().slice(0, 10));
+      if (firstCbmRound && !closed && drives.every((a) => cbmReadAt.has(a.id) || aside.has('cbm', a.id, now))) {
+        const recorded = engine.commitCbmCatchUp(new Date(now).toISOString().slice(0, 10));
         if (recorded > 0) logger.info(`poll: ${recorded} CBM units found Yellow or Red in the first round posted as one CBM digest per channel`);
-        cbmCollect = undefined;
+        firstCbmRound = false;
       }
       if (!closed) {
         store.setWatermark(EVENTS_WATERMARK, new Date(oldestRead(candidates, now)).toISOString());
