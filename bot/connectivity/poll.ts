@@ -105,24 +105,26 @@ export function startConnectivityPoll(deps: {
   async function round(spacingMs: number): Promise<void> {
     try {
       await directory.ensure();
-      const assets = directory.all().filter((a) => a.assetType !== 'PowerTrain');
+      // Ids only: a round lasts minutes (16 at 10,000 assets), longer than the directory between
+      // refreshes, and holding its asset objects kept the previous directory alive beside the new.
+      const ids = directory.all().flatMap((a) => (a.assetType === 'PowerTrain' ? [] : [a.id]));
       const began = Date.now();
       let taken = 0;
       let failed = 0;
       // Workers over the list, each read at its own slot of the round: nothing is made per asset
       // before its turn (a task per asset made up front held 10,000 closures for the round).
       await forEachLimit(
-        assets,
+        ids,
         spacingMs > 0 ? IN_FLIGHT : config.source.concurrency,
-        async (asset) => {
+        async (id) => {
           const wait = began + taken++ * spacingMs - Date.now();
           if (wait > 0) await sleep(wait, undefined, { signal: stop.signal }).catch(() => undefined);
           if (stop.signal.aborted) return;
-          if (!(await readOne(asset.id, new Date(now()).toISOString()))) failed++;
+          if (!(await readOne(id, new Date(now()).toISOString()))) failed++;
         },
         () => stop.signal.aborted,
       );
-      if (failed > 0) logger.warn(`connectivity: ${failed} of ${assets.length} assets could not be read this round; they turn "unknown" if it lasts`);
+      if (failed > 0) logger.warn(`connectivity: ${failed} of ${ids.length} assets could not be read this round; they turn "unknown" if it lasts`);
       tracker.flush();
     } catch (error) {
       logger.error(`connectivity: round failed (${errorText(error)})`);
