@@ -91,6 +91,9 @@ export class SeriesSource {
   /** The last raw collection point at or before `now` while online; undefined if none within two days of it. */
   latestOnline(asset: AssetRec, now: number): number | undefined {
     const forced = this.forced.get(asset.id);
+    // A gateway brought back online sends at once: its return is a collection point, even before
+    // the next raw period, instead of the seeded hour before it (offline at some hours of the day).
+    if (forced?.online && now >= forced.since && forced.since >= asset.createdOn) return Math.max(forced.since, now - (now % RAW_PERIOD_MS));
     const from = forced && !forced.online && now >= forced.since ? forced.since - 1 : now;
     for (let t = from - (from % RAW_PERIOD_MS), steps = 0; t >= asset.createdOn && steps < 2 * DAY / RAW_PERIOD_MS; t -= RAW_PERIOD_MS, steps++) {
       if (this.online(asset, t)) return t;

@@ -125,6 +125,19 @@ describe('control and bus', () => {
     expect(Date.parse(detail.latestDataReceived)).toBeGreaterThan(since - DAY);
   });
 
+  test('setOnline(true) after an outage: LatestDataReceived is the moment of return, at any hour of the day', async () => {
+    const motor = h.asset((a) => a.assetType === 'Motor' && a.powerTrainId === null && a.level !== 'expired', 'motor');
+    h.sim.control.setOnline(motor.id, false);
+    // Off the 30-second collection grid, so the return is not also a regular collection point.
+    h.sim.clock.advance(2 * 60 * 60_000 + 7_000 - (h.sim.clock.now() % 30_000));
+    const back = h.sim.clock.now();
+    h.sim.control.setOnline(motor.id, true);
+    const latest = async () => Date.parse(expectSuccess(await h.api(motor.orgId, 'GET', `/assetmanagement/asset/${motor.id}`)).latestDataReceived);
+    expect(await latest()).toBe(Math.floor(back / 1000) * 1000);
+    h.sim.clock.advance(65_000);
+    expect(await latest()).toBeGreaterThan(back);
+  });
+
   test('expireSubscriptions makes asset data answer 102205', async () => {
     const motor = h.asset((a) => a.assetType === 'Motor' && a.level === 'Standard' && a.powerTrainId === null, 'Standard motor');
     expectSuccess(await h.api(motor.orgId, 'GET', `/assetdata/${motor.id}/condition`));
