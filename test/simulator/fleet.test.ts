@@ -1,5 +1,6 @@
 import { LEVELS } from '../../shared/spec';
 import { startSimulator } from '../../simulator';
+import { RAW_PERIOD_MS } from '../../simulator/data/series';
 import { DAY, HOUR, expectRefusal, expectSuccess, iso, startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -128,13 +129,13 @@ describe('control and bus', () => {
   test('setOnline(true) after an outage: LatestDataReceived is the moment of return, at any hour of the day', async () => {
     const motor = h.asset((a) => a.assetType === 'Motor' && a.powerTrainId === null && a.level !== 'expired', 'motor');
     h.sim.control.setOnline(motor.id, false);
-    // Off the 30-second collection grid, so the return is not also a regular collection point.
-    h.sim.clock.advance(2 * 60 * 60_000 + 7_000 - (h.sim.clock.now() % 30_000));
+    // Off the collection grid, so the return is not also a regular collection point.
+    h.sim.clock.advance(2 * HOUR + 7_000 - (h.sim.clock.now() % RAW_PERIOD_MS));
     const back = h.sim.clock.now();
     h.sim.control.setOnline(motor.id, true);
     const latest = async () => Date.parse(expectSuccess(await h.api(motor.orgId, 'GET', `/assetmanagement/asset/${motor.id}`)).latestDataReceived);
     expect(await latest()).toBe(Math.floor(back / 1000) * 1000);
-    h.sim.clock.advance(65_000);
+    h.sim.clock.advance(2 * RAW_PERIOD_MS + 5_000);
     expect(await latest()).toBeGreaterThan(back);
   });
 
