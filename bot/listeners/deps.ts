@@ -3,6 +3,9 @@ import type { BotConfig } from '../config/schema';
 import type { HomeService } from '../home/service';
 import type { BotLogger } from '../log';
 import type { OnCall } from '../oncall';
+import type { ReportService } from '../reports/service';
+import type { StateStore } from '../state/store';
+import type { StepLimits } from './functions/run';
 
 /** What every listener needs. */
 export interface ListenerDeps {
@@ -13,4 +16,10 @@ export interface ListenerDeps {
   home?: HomeService;
   /** Acknowledge and Mute buttons; without it they answer that the bot is not ready. */
   oncall?: OnCall;
+  /** The open alerts and their messages, read by the Workflow Builder steps. */
+  store?: StateStore;
+  /** Reports in Slack, for the Request report step. */
+  reports?: ReportService;
+  /** How long each Workflow Builder step may take (defaults: STEP_LIMITS). */
+  stepLimits?: Partial<StepLimits>;
 }

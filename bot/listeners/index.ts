@@ -4,6 +4,7 @@ import { registerActions } from './actions';
 import { registerCommands } from './commands';
 import type { ListenerDeps } from './deps';
 import { registerEvents } from './events';
+import { registerFunctions } from './functions';
 
 export type { ListenerDeps } from './deps';
 
@@ -11,4 +12,5 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   registerCommands(app, deps);
   registerActions(app, deps);
   registerEvents(app, deps);
+  registerFunctions(app, deps);
 }

@@ -16,7 +16,7 @@ const INHIBIT_WINDOW_MS = 10 * 60_000;
 const MAX_SILENCE_MS = 30 * 86_400_000;
 
 /** Fills `{assetId}`, `{serialNumber}`, `{code}` (also URL-encoded, as URL validation may leave them). */
-const fill = (template: string, alert: AlertRecord) => {
+export const fillLink = (template: string, alert: Pick<AlertRecord, 'asset' | 'code'>) => {
   const values: Record<string, string> = { assetid: String(alert.asset.id), serialnumber: alert.asset.serialNumber, code: alert.code };
   return template.replace(/(?:\{|%7B)(assetId|serialNumber|code)(?:\}|%7D)/gi, (_m, name: string) => encodeURIComponent(values[name.toLowerCase()]));
 };
@@ -57,9 +57,9 @@ export class OnCall {
   /** The alert as messages show it now: who took it, whether it is muted, its links. */
   present = (alert: AlertRecord): AlertRecord => {
     const links: LinkButton[] = [];
-    if (this.config.links.assetPage) links.push({ text: 'Asset page', url: fill(this.config.links.assetPage, alert) });
+    if (this.config.links.assetPage) links.push({ text: 'Asset page', url: fillLink(this.config.links.assetPage, alert) });
     const runbook = this.config.links.runbooks[alert.code] ?? this.config.links.runbooks.default;
-    if (runbook) links.push({ text: `Runbook ${alert.code}`.slice(0, 75), url: fill(runbook, alert) });
+    if (runbook) links.push({ text: `Runbook ${alert.code}`.slice(0, 75), url: fillLink(runbook, alert) });
     const muted = this.silenceFor(alert.asset);
     return { ...alert, ack: this.state.getAck(alert.key), links, mutedUntil: muted?.until };
   };

@@ -30,6 +30,8 @@ export interface ReportJob extends ReportView {
   ready?: boolean;
   /** `<schedule key>:<occurrence ms>` for a scheduled report. */
   scheduleKey?: string;
+  /** The PDF in Slack, once posted (the Request report step links to it). */
+  fileId?: string;
   /** Failed deliveries so far (link, download or upload); given up after MAX_DELIVERIES. */
   deliveries?: number;
 }
@@ -265,7 +267,7 @@ export class ReportService {
       if (file.data.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Error(`the link answered ${file.mimeType} (${file.data.length} bytes), not a PDF`);
       const filename = /\.pdf$/i.test(file.fileName) ? file.fileName : `report-${job.reportId}.pdf`;
       const channel = job.channelId ?? job.channel;
-      await this.deps.sink.upload(channel, { data: file.data, filename, title: job.title }, `:page_facing_up: ${job.title}: ${job.what}, ${job.startDate} to ${job.endDate} (UTC+8)`, job.ts);
+      job.fileId = await this.deps.sink.upload(channel, { data: file.data, filename, title: job.title }, `:page_facing_up: ${job.title}: ${job.what}, ${job.startDate} to ${job.endDate} (UTC+8)`, job.ts);
       this.save(job, 'done');
       if (job.ts) await this.deps.sink.update(channel, job.ts, reportReadyMessage(job)).catch((e: unknown) => this.deps.logger.warn(`reports: message of report ${job.reportId} not updated (${errorText(e)})`));
       this.deps.logger.info(`reports: report ${job.reportId} (${job.title}) posted in ${job.channel}`);

@@ -16,6 +16,6 @@ export interface OutgoingFile {
 export interface MessageSink {
   post(channel: string, message: SlackMessage, threadTs?: string): Promise<Posted>;
   update(channelId: string, ts: string, message: SlackMessage): Promise<void>;
-  /** Uploads a file into a channel (in a thread when threadTs is given), with a comment. */
-  upload(channelId: string, file: OutgoingFile, comment: string, threadTs?: string): Promise<void>;
+  /** Uploads a file into a channel (in a thread when threadTs is given), with a comment; answers the file's id where there is one. */
+  upload(channelId: string, file: OutgoingFile, comment: string, threadTs?: string): Promise<string | undefined>;
 }

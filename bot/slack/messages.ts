@@ -25,8 +25,10 @@ export class SlackMessageSink implements MessageSink {
     await this.client.chat.update({ channel: channelId, ts, text: message.text, blocks: message.blocks });
   }
 
-  async upload(channelId: string, file: OutgoingFile, comment: string, threadTs?: string): Promise<void> {
+  async upload(channelId: string, file: OutgoingFile, comment: string, threadTs?: string): Promise<string | undefined> {
     const common = { channel_id: channelId, file: file.data, filename: file.filename, title: file.title, initial_comment: comment, alt_text: file.altText };
-    await this.client.files.uploadV2(threadTs ? { ...common, thread_ts: threadTs } : common);
+    const result = await this.client.files.uploadV2(threadTs ? { ...common, thread_ts: threadTs } : common);
+    // One files.completeUploadExternal answer per upload, each listing the files it completed.
+    return (result as { files?: Array<{ files?: Array<{ id?: string }> }> }).files?.[0]?.files?.[0]?.id;
   }
 }

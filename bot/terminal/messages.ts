@@ -25,9 +25,10 @@ export class TerminalMessageSink implements MessageSink {
     this.write(`\n[${channelId}] message ${ts} updated\n${messageToText(message, () => '')}\n`);
   }
 
-  async upload(channelId: string, file: OutgoingFile, comment: string, threadTs?: string): Promise<void> {
+  async upload(channelId: string, file: OutgoingFile, comment: string, threadTs?: string): Promise<undefined> {
     const target = path.join(this.folder, path.basename(file.filename));
     writeFileSync(target, file.data);
     this.write(`\n[${threadTs ? `${channelId}, in thread ${threadTs}` : channelId}] ${mrkdwnToText(comment)}\n  file: ${target} (${Math.ceil(file.data.length / 1024)} kB)\n`);
+    return undefined;
   }
 }

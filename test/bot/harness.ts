@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseConfig } from '../../bot/config/load';
 import type { PushSettings } from '../../bot/alerts/sources/push';
+import type { StepLimits } from '../../bot/listeners/functions/run';
 import type { BotLogger } from '../../bot/log';
 import { createPlatformClient } from '../../bot/platform/client';
 import { ensurePushUser } from '../../bot/platform/push-user';
@@ -69,12 +70,32 @@ export function startTestBot(options: BotUnderTest): Promise<Bot> {
 }
 
 /** The bot and its Bolt app in HTTP mode (signed requests), as `npm start` wires them with Slack tokens. */
-export async function startBotWithApp(options: BotUnderTest & { signingSecret: string }): Promise<{ bot: Bot; app: App; url: string }> {
+export async function startBotWithApp(options: BotUnderTest & { signingSecret: string; stepLimits?: Partial<StepLimits> }): Promise<{ bot: Bot; app: App; url: string }> {
   const bot = await startTestBot(options);
+  const { app, url } = await startAppFor(bot, options);
+  return { bot, app, url };
+}
+
+/** A Bolt app in HTTP mode in front of a running bot, as `npm start` wires it (steps included). */
+export async function startAppFor(
+  bot: Bot,
+  options: Pick<BotUnderTest, 'botToken' | 'slackApiUrl' | 'logger' | 'config'> & { signingSecret: string; stepLimits?: Partial<StepLimits> },
+): Promise<{ app: App; url: string }> {
   const config = parseConfig(options.config ?? {});
-  const app = createSlackApp({ botToken: options.botToken, mode: { kind: 'http', signingSecret: options.signingSecret }, slackApiUrl: options.slackApiUrl, commands: bot.commands, config, logger: options.logger, oncall: bot.oncall });
+  const app = createSlackApp({
+    botToken: options.botToken,
+    mode: { kind: 'http', signingSecret: options.signingSecret },
+    slackApiUrl: options.slackApiUrl,
+    commands: bot.commands,
+    config,
+    logger: options.logger,
+    oncall: bot.oncall,
+    store: bot.store,
+    reports: bot.reports,
+    stepLimits: options.stepLimits,
+  });
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
-  return { bot, app, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events` };
+  return { app, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events` };
 }
 
 /** A drive whose level allows CBM, so CBM changes are visible to the bot. */

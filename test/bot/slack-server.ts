@@ -2,9 +2,10 @@
 // A local Slack-compatible Web API for tests and benchmarks: records every call, checks Block
 // Kit limits as Slack does, and answers 429 with Retry-After when a channel gets more than one
 // message a second. Also the target of response_url posts.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { signature } from './helpers';
 
 export interface RecordedCall {
   method: string;
@@ -65,6 +66,69 @@ export interface SlackServerOptions {
   socketMode?: { appToken: string; url: string };
   /** User groups `usergroups.list` answers with. */
   usergroups?: Array<{ id: string; handle: string; name: string }>;
+  /** The app manifest's `functions`: the steps Workflow Builder can run (runStep). */
+  functions?: Record<string, FunctionDefinition>;
+}
+
+/** A parameter of a custom step, as the manifest declares it. */
+export interface FunctionParameter {
+  type: string;
+  title?: string;
+  description?: string;
+  is_required?: boolean;
+}
+
+export interface FunctionDefinition {
+  title: string;
+  description?: string;
+  input_parameters: Record<string, FunctionParameter>;
+  output_parameters: Record<string, FunctionParameter>;
+}
+
+/** One run of a custom step, as Slack keeps it: the event sent, then its completion. */
+export interface StepRun {
+  executionId: string;
+  callbackId: string;
+  inputs: Record<string, unknown>;
+  /** The workflow token the event carried (bot_access_token), valid until the step completes. */
+  token: string;
+  /** HTTP status and time of the app's acknowledgement of the event. */
+  ack: { status: number; ms: number };
+  outcome?: { kind: 'success'; outputs: Record<string, unknown>; at: number } | { kind: 'error'; error: string; at: number };
+  startedAt: number;
+}
+
+/** Does a value fit a step parameter's type (Slack's built-in types the manifest uses)? */
+function fitsType(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'slack#/types/user_id':
+      return typeof value === 'string' && /^[UW][A-Z0-9]{2,}$/.test(value);
+    case 'slack#/types/channel_id':
+      return typeof value === 'string' && /^[CGD][A-Z0-9]{2,}$/.test(value);
+    default:
+      return false;
+  }
+}
+
+/** What Slack refuses in a step's inputs or outputs against its definition: none when valid. */
+export function parameterProblems(declared: Record<string, FunctionParameter>, values: Record<string, unknown>, what: 'input' | 'output'): string[] {
+  const problems: string[] = [];
+  for (const [name, parameter] of Object.entries(declared)) {
+    const value = values[name];
+    if (value === undefined || value === null) {
+      if (parameter.is_required) problems.push(`${what} ${name} is required`);
+    } else if (!fitsType(parameter.type, value)) problems.push(`${what} ${name} is not a ${parameter.type}: ${JSON.stringify(value)}`);
+  }
+  for (const name of Object.keys(values)) if (!(name in declared)) problems.push(`${what} ${name} is not declared`);
+  return problems;
 }
 
 const LIMITS = { blocks: 50, sectionText: 3000, field: 2000, fields: 10, header: 150 };
@@ -124,6 +188,8 @@ export class SlackApiServer {
   private seq = 0;
   private readonly forced = new Map<string, number>();
   private readonly names = new Map<string, string>();
+  /** Custom step runs by function_execution_id. */
+  readonly stepRuns = new Map<string, StepRun>();
   url = '';
 
   /** The next `count` calls of `method` are answered 429 (Retry-After 1 s), whatever the rate. */
@@ -169,6 +235,51 @@ export class SlackApiServer {
   /** Channel names are turned into stable ids, as Slack answers with ids. */
   channelId(channel: string): string {
     return channel.startsWith('#') ? `C${createHash('sha1').update(channel).digest('hex').slice(0, 10).toUpperCase()}` : channel;
+  }
+
+  /**
+   * Runs a custom step as Workflow Builder does: the inputs checked against the step's
+   * definition (a workflow with a missing required input does not run), the function_executed
+   * event signed and posted to the app, which must acknowledge it within 3 s. The run completes
+   * when the app calls functions.completeSuccess or functions.completeError.
+   */
+  async runStep(appUrl: string, signingSecret: string, callbackId: string, inputs: Record<string, unknown>): Promise<StepRun> {
+    const definition = this.options.functions?.[callbackId];
+    if (!definition) throw new Error(`the manifest declares no step ${callbackId}`);
+    const problems = parameterProblems(definition.input_parameters, inputs, 'input');
+    if (problems.length) throw new Error(`Workflow Builder would not run ${callbackId}: ${problems.join('; ')}`);
+    const id = (prefix: string) => `${prefix}${randomBytes(5).toString('hex').toUpperCase()}`;
+    const params = (declared: Record<string, FunctionParameter>) => Object.entries(declared).map(([name, p]) => ({ name, type: p.type, title: p.title, description: p.description, is_required: p.is_required ?? false }));
+    const now = Math.floor(Date.now() / 1000);
+    const run: StepRun = { executionId: id('Fx'), callbackId, inputs, token: `xwfp-${randomBytes(16).toString('hex')}`, ack: { status: 0, ms: 0 }, startedAt: Date.now() };
+    this.stepRuns.set(run.executionId, run);
+    const body = JSON.stringify({
+      token: 'legacy-verification-token',
+      team_id: 'T0001',
+      api_app_id: 'A0DRIVE',
+      type: 'event_callback',
+      event_id: id('Ev'),
+      event_time: now,
+      authorizations: [{ team_id: 'T0001', user_id: 'U0BOT', is_bot: true, is_enterprise_install: false }],
+      event: {
+        type: 'function_executed',
+        function: { id: id('Fn'), callback_id: callbackId, title: definition.title, description: definition.description, type: 'app', input_parameters: params(definition.input_parameters), output_parameters: params(definition.output_parameters), app_id: 'A0DRIVE', date_created: now - 86_400, date_updated: now - 3_600, date_deleted: 0 },
+        inputs,
+        function_execution_id: run.executionId,
+        workflow_execution_id: id('Wx'),
+        event_ts: `${now}.000100`,
+        bot_access_token: run.token,
+      },
+    });
+    const started = performance.now();
+    const response = await fetch(appUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-slack-request-timestamp': String(now), 'x-slack-signature': signature(signingSecret, now, body) },
+      body,
+    });
+    await response.text();
+    run.ack = { status: response.status, ms: performance.now() - started };
+    return run;
   }
 
   private send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -217,7 +328,8 @@ export class SlackApiServer {
       this.send(res, 200, { ok: true, url: this.options.socketMode.url });
       return;
     }
-    if (auth !== `Bearer ${this.options.token}`) {
+    const workflowToken = [...this.stepRuns.values()].some((r) => !r.outcome && auth === `Bearer ${r.token}`);
+    if (auth !== `Bearer ${this.options.token}` && !workflowToken) {
       this.record(method, body, 200, false, 'invalid_auth');
       this.send(res, 200, { ok: false, error: 'invalid_auth' });
       return;
@@ -339,6 +451,37 @@ export class SlackApiServer {
         return { ok: true, channels: [...this.names].map(([id, name]) => ({ id, name, is_channel: true })), response_metadata: { next_cursor: '' } };
       case 'usergroups.list':
         return { ok: true, usergroups: (this.options.usergroups ?? []).map((g) => ({ id: g.id, handle: g.handle, name: g.name })) };
+      case 'functions.completeSuccess':
+      case 'functions.completeError': {
+        const run = this.stepRuns.get(String(body.function_execution_id ?? ''));
+        if (!run) return { ok: false, error: 'function_execution_not_found' };
+        if (run.outcome) return { ok: false, error: 'function_execution_already_completed' };
+        if (method === 'functions.completeError') {
+          if (typeof body.error !== 'string' || body.error.trim() === '') return { ok: false, error: 'invalid_arguments', errors: ['error must be a non-empty string'] };
+          run.outcome = { kind: 'error', error: body.error, at: Date.now() };
+          return { ok: true };
+        }
+        const outputs = (typeof body.outputs === 'string' ? JSON.parse(body.outputs) : body.outputs) as Record<string, unknown> | undefined;
+        if (!outputs || typeof outputs !== 'object' || Array.isArray(outputs)) return { ok: false, error: 'invalid_arguments', errors: ['outputs must be an object'] };
+        const problems = parameterProblems(this.options.functions?.[run.callbackId]?.output_parameters ?? {}, outputs, 'output');
+        if (problems.length) {
+          this.problems.push({ method, problems });
+          return { ok: false, error: 'invalid_arguments', errors: problems };
+        }
+        run.outcome = { kind: 'success', outputs, at: Date.now() };
+        return { ok: true };
+      }
+      case 'files.info': {
+        const file = this.files.get(String(body.file ?? ''));
+        if (!file?.channel) return { ok: false, error: 'file_not_found' };
+        return { ok: true, file: { id: file.id, name: file.filename, title: file.title, permalink: `https://example.slack.com/files/U0BOT/${file.id}/${encodeURIComponent(file.filename)}` } };
+      }
+      case 'chat.getPermalink': {
+        const channel = String(body.channel ?? '');
+        const ts = String(body.message_ts ?? '');
+        if (!this.messages.has(`${channel}/${ts}`) && !this.fileShares.some((m) => m.channel === channel && m.ts === ts)) return { ok: false, error: 'message_not_found' };
+        return { ok: true, channel, permalink: `https://example.slack.com/archives/${channel}/p${ts.replace('.', '')}` };
+      }
       case 'chat.postEphemeral':
         return { ok: true, message_ts: `${Math.floor(Date.now() / 1000)}.${String(++this.seq).padStart(6, '0')}` };
       default:

@@ -1,0 +1,57 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import type { App } from '@slack/bolt';
+import type { AlertRecord } from '../../alerts/model';
+import { routeAlert } from '../../alerts/routing';
+import type { ListenerDeps } from '../deps';
+import { faultLine, listText } from './outputs';
+import { overLimit, runStep, StepFailure, type StepLimits } from './run';
+
+export const LIST_OPEN_FAULTS = 'list_open_faults';
+
+export interface FaultScope {
+  plant?: string;
+  group?: string;
+  /** A channel id: the faults routed there, or posted there. */
+  channel?: string;
+}
+
+const same = (a: string | undefined, b: string) => (a ?? '').trim().toLowerCase() === b.trim().toLowerCase();
+
+/** The open faults of the bot's state within a scope, newest first, as the Acknowledge step takes them (their event numbers). */
+export function openFaults({ store, oncall, config }: ListenerDeps, scope: FaultScope): AlertRecord[] {
+  if (!store) throw new StepFailure('The bot is still starting; run the workflow again in a minute.');
+  return store
+    .openAlerts()
+    .filter((a) => a.status === 'Open' && a.severity === 'Fault')
+    .filter((a) => !scope.plant || same(a.asset.plant, scope.plant))
+    .filter((a) => !scope.group || same(a.asset.group, scope.group) || String(a.asset.groupId ?? '') === scope.group.trim())
+    .filter((a) => {
+      const channel = scope.channel;
+      if (!channel) return true;
+      return routeAlert(config.alerts, a.asset, a.severity).includes(channel) || store.messagesOf(a.key).some((m) => m.channelId === channel || m.channel === channel);
+    })
+    .map((a) => oncall?.present(a) ?? a)
+    .sort((a, b) => b.eventTime.localeCompare(a.eventTime));
+}
+
+function scopeText(scope: FaultScope): string {
+  const parts = [scope.plant && `plant ${scope.plant}`, scope.group && `group ${scope.group}`, scope.channel && `<#${scope.channel}>`].filter(Boolean);
+  return parts.length ? ` in ${parts.join(', ')}` : '';
+}
+
+export function registerOpenFaultsStep(app: App, deps: ListenerDeps, limits: StepLimits): void {
+  app.function(LIST_OPEN_FAULTS, async ({ inputs, complete, fail }) => {
+    await runStep(
+      LIST_OPEN_FAULTS,
+      limits.readMs,
+      overLimit('Listing the open faults', limits.readMs),
+      async () => {
+        const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+        const scope: FaultScope = { plant: text(inputs.plant), group: text(inputs.group), channel: text(inputs.channel) };
+        const faults = openFaults(deps, scope);
+        return { count: faults.length, faults: listText(faults.map((a) => faultLine(a, deps.config.timeZone)), `No open fault${scopeText(scope)}.`) };
+      },
+      { complete: (outputs) => complete({ outputs }), fail: (error) => fail({ error }), logger: deps.logger },
+    );
+  });
+}
