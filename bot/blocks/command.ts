@@ -9,7 +9,7 @@ import { predictedDates } from './cbm';
 import { linkText, offlineBlocks } from './links';
 import { reportStartedAnswer } from './report';
 import { signalBlocks, trendAnswer } from './trend';
-import { actions, button, type Block, context, divider, esc, fields, header, section, sectionsOf, type SlackMessage } from './kit';
+import { actions, button, type Block, context, divider, esc, fields, header, LIMITS, section, type SlackMessage, table, withTable } from './kit';
 
 export const HELP_LINES = (command: string): string[] => [
   `\`${command} status <asset>\`: detail, conditions, open events, CBM summary, latest data`,
@@ -26,6 +26,47 @@ export const HELP_LINES = (command: string): string[] => [
 
 function assetList(assets: readonly AssetRef[]): string {
   return assets.map((a) => `• ${esc(assetLine(a))} · ${esc(a.group || '-')} · ${esc(a.organization || '-')} · id ${a.id}`).join('\n');
+}
+
+/** Rows a table shows below its header row. */
+const TABLE_ROWS = LIMITS.tableRows - 1;
+
+/** `/drive events` as a table (newest first), the count and the open ones in the text fallback. */
+function eventsMessage(result: Extract<CommandResult, { kind: 'events' }>, timeZone: string): SlackMessage {
+  const title = `Events of ${assetLine(result.asset)}, last ${result.range}`;
+  if (result.denied) return { text: `${title}: ${result.denied}`, blocks: [header(title), section(`:lock: ${esc(result.denied)}`)] };
+  if (result.events.length === 0) return { text: `${title}: no events`, blocks: [header(title), section('No events in this period.')] };
+  const open = result.events.filter((e) => e.eventStatus !== 'Close').length;
+  const summary = `${result.events.length} event${result.events.length === 1 ? '' : 's'}, ${open} open`;
+  const more = result.events.length > TABLE_ROWS ? ` · the newest ${TABLE_ROWS} are shown; a shorter period shows the rest` : '';
+  const rows = result.events
+    .slice(0, TABLE_ROWS)
+    .map((e) => [formatTime(e.eventDateTime, timeZone), e.eventType, String(e.eventCode ?? ''), String(e.content ?? ''), e.eventStatus === 'Close' ? 'closed' : 'open']);
+  return withTable(
+    { text: `${title}: ${summary}`, blocks: [header(title), context(`${summary}, newest first${more}`)] },
+    table(['Time', 'Severity', 'Code', 'Event', 'Status'], rows),
+  );
+}
+
+/** `/drive find` as a table; one match gets its Details button. */
+function findMessage(result: Extract<CommandResult, { kind: 'find' }>): SlackMessage {
+  if (result.matches.length === 0) return { text: `No asset matches "${result.query}"`, blocks: [section(`No asset matches *${esc(result.query)}*.`)] };
+  const names = result.matches.slice(0, 5).map(assetLine).join(', ');
+  const text = `${result.matches.length}${result.more ? '+' : ''} assets match "${result.query}": ${names}${result.matches.length > 5 ? ', …' : ''}`;
+  return withTable(
+    {
+      text,
+      blocks: [
+        section(`Assets matching *${esc(result.query)}*${result.more ? ' (more match; narrow the text)' : ''}:`),
+        ...(result.matches.length === 1 ? [actions(button('Details', DETAILS_ACTION, String(result.matches[0].id)))] : []),
+      ],
+    },
+    table(
+      ['Asset', 'Serial number', 'Group', 'Organization', 'Id'],
+      result.matches.map((a) => [a.name, a.serialNumber, a.group || '-', a.organization || '-', String(a.id)]),
+      [null, null, null, null, 'right'],
+    ),
+  );
 }
 
 function eventLines(events: readonly PlatformEvent[], timeZone: string, max: number): string[] {
@@ -118,11 +159,8 @@ export function commandMessage(result: CommandResult, timeZone: string): SlackMe
       return { text: `Several assets match "${result.query}"`, blocks: [section(`Several assets match *${esc(result.query)}*; name one:\n${assetList(result.matches)}`)] };
     case 'status':
       return { text: `Status of ${assetLine(result.asset)}`, blocks: statusBlocks(result, timeZone) };
-    case 'events': {
-      const title = `Events of ${assetLine(result.asset)}, last ${result.range}`;
-      const body = result.denied ? [section(`:lock: ${esc(result.denied)}`)] : result.events.length === 0 ? [section('No events in this period.')] : sectionsOf(eventLines(result.events, timeZone, 200), 45);
-      return { text: `${title}: ${result.denied ?? `${result.events.length} events`}`, blocks: [header(title), ...body] };
-    }
+    case 'events':
+      return eventsMessage(result, timeZone);
     case 'cbm':
       return { text: `CBM of ${assetLine(result.asset)}`, blocks: [header(`CBM of ${result.asset.name}`), ...cbmBlocks(result.cbm), context('KPI: oldest day first; green good, yellow, red; dates UTC+8')] };
     case 'health': {
@@ -155,12 +193,6 @@ export function commandMessage(result: CommandResult, timeZone: string): SlackMe
         blocks: [section(result.silences.length === 0 ? `Nothing is muted. \`${result.command} mute <asset> 2h\` starts a silence.` : `*Active silences*\n${result.silences.slice(0, 30).map((s) => silenceLine(s, timeZone)).join('\n')}`)],
       };
     case 'find':
-      return {
-        text: `${result.matches.length} assets match "${result.query}"`,
-        blocks: [
-          section(result.matches.length ? `Assets matching *${esc(result.query)}*:\n${assetList(result.matches)}${result.more ? '\n…more match; narrow the text.' : ''}` : `No asset matches *${esc(result.query)}*.`),
-          ...(result.matches.length === 1 ? [actions(button('Details', DETAILS_ACTION, String(result.matches[0].id)))] : []),
-        ],
-      };
+      return findMessage(result);
   }
 }

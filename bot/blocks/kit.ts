@@ -8,10 +8,33 @@ export type Block = types.KnownBlock;
 export interface SlackMessage {
   text: string;
   blocks: Block[];
+  /** Where Slack takes a table block: a message's attachments (table block reference, usage info). */
+  attachments?: Array<{ blocks: Block[] }>;
 }
 
 /** Slack's documented limits. */
-export const LIMITS = { blocks: 50, sectionText: 3000, field: 2000, fields: 10, header: 150, buttonValue: 2000, contextElements: 10 };
+export const LIMITS = { blocks: 50, sectionText: 3000, field: 2000, fields: 10, header: 150, buttonValue: 2000, contextElements: 10, tableRows: 100, tableCells: 20 };
+
+/** Our own cap on a table cell, for a readable row (Slack documents none). */
+const TABLE_CELL = 200;
+
+/**
+ * A table block: a header row, then at most 99 data rows (Slack takes 100 rows of up to 20
+ * cells). Cells are raw text; `align` sets each column's alignment, long columns wrap.
+ */
+export function table(headerRow: readonly string[], rows: ReadonlyArray<readonly string[]>, align: ReadonlyArray<'left' | 'right' | 'center' | null> = []): Block {
+  const cells = (row: readonly string[]) => row.slice(0, LIMITS.tableCells).map((text) => ({ type: 'raw_text' as const, text: truncate(text || '-', TABLE_CELL) }));
+  return {
+    type: 'table',
+    rows: [headerRow, ...rows.slice(0, LIMITS.tableRows - 1)].map(cells),
+    column_settings: headerRow.slice(0, LIMITS.tableCells).map((_, i) => (align[i] ? { align: align[i] ?? 'left' } : { is_wrapped: true })),
+  };
+}
+
+/** A message with a table, where Slack takes it: in the attachments. */
+export function withTable(message: SlackMessage, tableBlock: Block): SlackMessage {
+  return { ...message, attachments: [{ blocks: [tableBlock] }] };
+}
 
 export function header(text: string): Block {
   return { type: 'header', text: { type: 'plain_text', text: truncate(text, LIMITS.header), emoji: true } };

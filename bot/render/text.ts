@@ -34,6 +34,13 @@ export function mrkdwnToText(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
+/** A table as aligned columns, the header row underlined. */
+function tableText(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, i) => Math.min(40, Math.max(...rows.map((r) => (r[i] ?? '').length)))) ?? [];
+  const line = (row: string[]) => `  ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ')}`.trimEnd();
+  return rows.length === 0 ? [] : [line(rows[0]), `  ${widths.map((w) => '-'.repeat(w)).join('  ')}`, ...rows.slice(1).map(line)];
+}
+
 function blockText(block: Block, actionHint: (actionId: string, value: string) => string): string[] {
   switch (block.type) {
     case 'header':
@@ -47,6 +54,8 @@ function blockText(block: Block, actionHint: (actionId: string, value: string) =
       return block.elements.map((e) => ('text' in e && typeof e.text === 'string' ? `  ${mrkdwnToText(e.text)}` : '')).filter(Boolean);
     case 'divider':
       return ['  --'];
+    case 'table':
+      return tableText(block.rows.map((row) => row.map((cell) => ('text' in cell ? String(cell.text) : '')).map(mrkdwnToText)));
     case 'actions':
       return block.elements.map((e) => ('action_id' in e && 'value' in e ? `  ${actionHint(e.action_id ?? '', String(e.value ?? ''))}` : '')).filter(Boolean);
     default:
@@ -59,5 +68,6 @@ function blockText(block: Block, actionHint: (actionId: string, value: string) =
  * Slack would. Buttons become the command that does the same.
  */
 export function messageToText(message: SlackMessage, actionHint: (actionId: string, value: string) => string): string {
-  return message.blocks.flatMap((b) => blockText(b, actionHint)).join('\n');
+  const attached = message.attachments?.flatMap((a) => a.blocks) ?? [];
+  return [...message.blocks, ...attached].flatMap((b) => blockText(b, actionHint)).join('\n');
 }

@@ -21,6 +21,8 @@ export interface StoredMessage {
   ts: string;
   text: string;
   blocks: unknown[];
+  /** Attachments holding blocks (a table). */
+  attachments?: Array<{ blocks?: unknown[] }>;
   threadTs?: string;
   updates: number;
   /** Slack message metadata given with the post (chat.postMessage `metadata`). */
@@ -131,12 +133,51 @@ export function parameterProblems(declared: Record<string, FunctionParameter>, v
   return problems;
 }
 
-const LIMITS = { blocks: 50, sectionText: 3000, field: 2000, fields: 10, header: 150 };
+const LIMITS = { blocks: 50, sectionText: 3000, field: 2000, fields: 10, header: 150, tableRows: 100, tableCells: 20, columnSettings: 20 };
+
+/** The table block's documented shape: 1 to 100 rows of 1 to 20 raw_text or rich_text cells, at most 20 column settings. */
+function tableProblems(where: string, block: { rows?: unknown; column_settings?: unknown }): string[] {
+  const problems: string[] = [];
+  const rows = block.rows;
+  if (!Array.isArray(rows) || rows.length === 0) return [`${where}: table without rows`];
+  if (rows.length > LIMITS.tableRows) problems.push(`${where}: ${rows.length} rows > ${LIMITS.tableRows}`);
+  rows.forEach((row: unknown, r) => {
+    if (!Array.isArray(row) || row.length === 0 || row.length > LIMITS.tableCells) problems.push(`${where}.rows[${r}]: 1 to ${LIMITS.tableCells} cells`);
+    else
+      row.forEach((cell: { type?: string; text?: unknown; elements?: unknown }, c) => {
+        const ok = (cell.type === 'raw_text' && typeof cell.text === 'string' && cell.text !== '') || (cell.type === 'rich_text' && Array.isArray(cell.elements));
+        if (!ok) problems.push(`${where}.rows[${r}][${c}]: a cell is raw_text with text, or rich_text`);
+      });
+  });
+  const settings = block.column_settings;
+  if (settings !== undefined) {
+    if (!Array.isArray(settings) || settings.length > LIMITS.columnSettings) problems.push(`${where}.column_settings: at most ${LIMITS.columnSettings}`);
+    else
+      settings.forEach((setting: { align?: unknown; is_wrapped?: unknown } | null, i) => {
+        if (setting === null) return;
+        if (setting.align !== undefined && !['left', 'center', 'right'].includes(String(setting.align))) problems.push(`${where}.column_settings[${i}].align: left, center or right`);
+        if (setting.is_wrapped !== undefined && typeof setting.is_wrapped !== 'boolean') problems.push(`${where}.column_settings[${i}].is_wrapped: a boolean`);
+      });
+  }
+  return problems;
+}
+
+/** Message attachments holding blocks: where Slack takes a table block. */
+function attachmentProblems(attachments: unknown): string[] {
+  if (attachments === undefined) return [];
+  if (!Array.isArray(attachments)) return ['invalid_attachments: attachments is not an array'];
+  return attachments.flatMap((attachment: { blocks?: unknown }, a) => {
+    if (!Array.isArray(attachment.blocks)) return [];
+    return attachment.blocks.flatMap((block: { type?: string; rows?: unknown; column_settings?: unknown }, i) =>
+      block.type === 'table' ? tableProblems(`attachments[${a}].blocks[${i}]`, block) : blockKitProblems('attachment', [block]).map((p) => `attachments[${a}].${p}`),
+    );
+  });
+}
 
 /** Slack's checks on a message: the problems found, none when valid. */
-export function blockKitProblems(text: unknown, blocks: unknown): string[] {
-  const problems: string[] = [];
-  if (blocks === undefined) return typeof text === 'string' && text.length > 0 ? [] : ['no_text: neither text nor blocks'];
+export function blockKitProblems(text: unknown, blocks: unknown, attachments?: unknown): string[] {
+  const problems: string[] = attachmentProblems(attachments);
+  if (blocks === undefined) return typeof text === 'string' && text.length > 0 ? problems : [...problems, 'no_text: neither text nor blocks'];
   if (!Array.isArray(blocks)) return ['invalid_blocks_format: blocks is not an array'];
   if (typeof text !== 'string' || text.trim() === '') problems.push('missing text fallback: messages with blocks need text for notifications');
   if (blocks.length > LIMITS.blocks) problems.push(`too many blocks: ${blocks.length} > ${LIMITS.blocks}`);
@@ -151,6 +192,8 @@ export function blockKitProblems(text: unknown, blocks: unknown): string[] {
       if ((block.text?.text?.length ?? 0) > LIMITS.header) problems.push(`blocks[${i}]: header > ${LIMITS.header} characters`);
     } else if (block.type === 'context' || block.type === 'actions') {
       if (!Array.isArray(block.elements) || block.elements.length === 0 || block.elements.length > (block.type === 'context' ? 10 : 25)) problems.push(`blocks[${i}]: bad elements`);
+    } else if (block.type === 'table') {
+      problems.push(`blocks[${i}]: a table block goes in the message's attachments`);
     } else if (block.type !== 'divider') {
       problems.push(`blocks[${i}]: unexpected block type ${String(block.type)}`);
     }
@@ -315,7 +358,7 @@ export class SlackApiServer {
     const body = await readBody(req).catch(() => ({}) as Record<string, unknown>);
     const response = /^\/response\/(.+)$/.exec(url.pathname);
     if (response) {
-      const problems = blockKitProblems(body.text, body.blocks);
+      const problems = blockKitProblems(body.text, body.blocks, body.attachments);
       if (problems.length) this.problems.push({ method: 'response_url', problems });
       this.responses.push({ id: response[1], body, at: Date.now() });
       this.send(res, problems.length ? 400 : 200, problems.length ? { ok: false, error: 'invalid_blocks' } : { ok: true });
@@ -357,7 +400,7 @@ export class SlackApiServer {
       case 'chat.postMessage': {
         const channel = this.channelId(String(body.channel ?? ''));
         if (!channel) return { ok: false, error: 'channel_not_found' };
-        const problems = blockKitProblems(body.text, body.blocks);
+        const problems = blockKitProblems(body.text, body.blocks, body.attachments);
         if (problems.length) {
           this.problems.push({ method, problems });
           return { ok: false, error: 'invalid_blocks', errors: problems };
@@ -374,7 +417,7 @@ export class SlackApiServer {
         const threadTs = typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : undefined;
         const metadata = body.metadata as StoredMessage['metadata'];
         if (String(body.channel).startsWith('#')) this.names.set(channel, String(body.channel).slice(1));
-        const message: StoredMessage = { channel, ts, text: String(body.text ?? ''), blocks: (body.blocks as unknown[]) ?? [], threadTs, updates: 0, metadata };
+        const message: StoredMessage = { channel, ts, text: String(body.text ?? ''), blocks: (body.blocks as unknown[]) ?? [], attachments: body.attachments as StoredMessage['attachments'], threadTs, updates: 0, metadata };
         this.messages.set(`${channel}/${ts}`, message);
         return { ok: true, channel, ts, message: { text: message.text, ts } };
       }
@@ -382,12 +425,13 @@ export class SlackApiServer {
         const channel = String(body.channel ?? '');
         const message = this.messages.get(`${channel}/${String(body.ts)}`);
         if (!message) return { ok: false, error: 'message_not_found' };
-        const problems = blockKitProblems(body.text, body.blocks);
+        const problems = blockKitProblems(body.text, body.blocks, body.attachments);
         if (problems.length) {
           this.problems.push({ method, problems });
           return { ok: false, error: 'invalid_blocks', errors: problems };
         }
         message.text = String(body.text ?? '');
+        message.attachments = body.attachments as StoredMessage['attachments'];
         message.blocks = (body.blocks as unknown[]) ?? [];
         if (body.metadata !== undefined) message.metadata = body.metadata as StoredMessage['metadata'];
         message.updates++;

@@ -13,7 +13,7 @@ export function registerDetailsAction(app: App, { commands, config, logger }: Li
     await ack();
     const refused = refusal(config.allow, { channel: body.channel?.id, user: body.user.id });
     const message = refused ? { text: refused, blocks: undefined } : commandMessage(await commands.handle(`status ${action.value ?? ''}`), config.timeZone);
-    await respond({ response_type: 'ephemeral', replace_original: false, text: message.text, blocks: message.blocks }).catch((error: unknown) =>
+    await respond({ response_type: 'ephemeral', replace_original: false, text: message.text, blocks: message.blocks, attachments: 'attachments' in message ? message.attachments : undefined }).catch((error: unknown) =>
       logger.error(`slack: details for asset ${action.value ?? '?'} not delivered (${errorText(error)})`),
     );
   });

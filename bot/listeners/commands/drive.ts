@@ -20,7 +20,7 @@ export function registerDriveCommand(app: App, { commands, config, logger }: Lis
     const { text, inChannel } = splitVisibility(command.text, config.respondInChannel);
     const result = await commands.handle(text, { channel: command.channel_id, user: command.user_id });
     const message = commandMessage(result, config.timeZone);
-    await respond({ response_type: inChannel ? 'in_channel' : 'ephemeral', text: message.text, blocks: message.blocks }).catch((error: unknown) =>
+    await respond({ response_type: inChannel ? 'in_channel' : 'ephemeral', text: message.text, blocks: message.blocks, attachments: message.attachments }).catch((error: unknown) =>
       logger.error(`slack: answer to ${config.command} ${text.split(' ')[0] ?? ''} not delivered (${errorText(error)})`),
     );
   });

@@ -10,6 +10,6 @@ export function registerAppMention(app: App, { commands, config }: ListenerDeps)
     const refused = refusal(config.allow, { channel: event.channel, user: event.user });
     const text = event.text.replace(/<@[A-Z0-9]+>/g, '').trim();
     const message = refused ? { text: refused, blocks: undefined } : commandMessage(await commands.handle(text, { channel: event.channel, user: event.user }), config.timeZone);
-    await say({ text: message.text, blocks: message.blocks, thread_ts: event.thread_ts ?? event.ts });
+    await say({ text: message.text, blocks: message.blocks, attachments: 'attachments' in message ? message.attachments : undefined, thread_ts: event.thread_ts ?? event.ts });
   });
 }
