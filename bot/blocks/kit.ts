@@ -2,7 +2,22 @@
 import type { types } from '@slack/bolt';
 import { escapeMrkdwn, truncate } from '../render/format';
 
-export type Block = types.KnownBlock;
+/**
+ * Slack's data visualization block (docs.slack.dev, block reference; changelog 2026-06-16), not
+ * yet in @slack/types: a line chart of up to 6 series over shared categories, a title of at most
+ * 50 characters, category labels of at most 20.
+ */
+export interface ChartBlock {
+  type: 'data_visualization';
+  title: string;
+  chart: {
+    type: 'line';
+    series: Array<{ name: string; data: Array<{ label: string; value: number }> }>;
+    axis_config: { categories: string[]; x_label?: string; y_label?: string };
+  };
+}
+
+export type Block = types.KnownBlock | ChartBlock;
 
 /** A message as Slack takes it: blocks plus the plain-text fallback notifications show. */
 export interface SlackMessage {
@@ -14,6 +29,29 @@ export interface SlackMessage {
 
 /** Slack's documented limits. */
 export const LIMITS = { blocks: 50, sectionText: 3000, field: 2000, fields: 10, header: 150, buttonValue: 2000, contextElements: 10, tableRows: 100, tableCells: 20 };
+
+/** A one-series line chart, or nothing when there are too few distinct points to draw. */
+export function lineChart(title: string, seriesName: string, points: ReadonlyArray<{ label: string; value: number }>, axes: { x?: string; y?: string }): ChartBlock[] {
+  const labels = points.map((p) => truncate(p.label, 20));
+  if (points.length < 2 || new Set(labels).size !== labels.length) return [];
+  return [
+    {
+      type: 'data_visualization',
+      title: truncate(title, 50),
+      chart: {
+        type: 'line',
+        series: [{ name: truncate(seriesName, 20), data: points.map((p, i) => ({ label: labels[i], value: p.value })) }],
+        axis_config: { categories: labels, ...(axes.x ? { x_label: truncate(axes.x, 50) } : {}), ...(axes.y ? { y_label: truncate(axes.y, 50) } : {}) },
+      },
+    },
+  ];
+}
+
+/** The message without its chart blocks: for a workspace or client that refuses them (the PNG and the text chart stay). */
+export function withoutCharts(message: SlackMessage): SlackMessage | undefined {
+  const blocks = message.blocks.filter((b) => b.type !== 'data_visualization');
+  return blocks.length === message.blocks.length ? undefined : { ...message, blocks };
+}
 
 /** Our own cap on a table cell, for a readable row (Slack documents none). */
 const TABLE_CELL = 200;

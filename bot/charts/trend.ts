@@ -8,7 +8,7 @@ import type { AssetListItem, DrivePlatform, ParamConfig } from '../platform/type
 import type { MessageSink } from '../reports/sink';
 import { renderSeriesChart } from './render';
 import { findParameter, type LatestValue, latestValues, mainParameters } from './signals';
-import { textChart } from './text';
+import { chartPoints, textChart } from './text';
 
 const RANGE = /^(\d{1,3})(h|d)$/i;
 const MAX_HOURS = 30 * 24;
@@ -26,6 +26,8 @@ export type TrendAnswer =
       max?: number;
       band: boolean;
       textChart: string;
+      /** At most 20 averaged points, labelled in the bot's zone: Slack's chart block. */
+      chart?: Array<{ label: string; value: number }>;
       /** Points the PNG was drawn from (one per platform point). */
       drawn?: number;
       /** Where the PNG went; undefined when there was nowhere to upload it. */
@@ -33,6 +35,17 @@ export type TrendAnswer =
     }
   | { kind: 'usage'; message: string }
   | { kind: 'refused'; message: string };
+
+/** Slack's chart block takes few categories: 20 keeps each label readable. */
+const CHART_POINTS = 20;
+
+/** `11-21 14:00` (or `14:05` within a day): a chart category, well within 20 characters. */
+function shortTime(epochMs: number, timeZone: string, hours: number): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone, month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(epochMs)).map((p) => [p.type, p.value]),
+  );
+  return hours <= 24 ? `${parts.hour}:${parts.minute}` : `${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+}
 
 function zoneLabel(timeZone: string): string {
   return /^[+-]\d{2}:\d{2}$/.test(timeZone) ? `UTC${timeZone}` : timeZone;
@@ -115,6 +128,7 @@ export class TrendService {
       max: present.length ? Math.max(...present, ...(series?.max ?? []).filter((v): v is number => v !== null)) : undefined,
       band: false,
       textChart: series ? textChart(series) : '(no data)',
+      chart: series ? chartPoints(series, CHART_POINTS, (ms) => shortTime(ms, this.deps.timeZone, hours)) : undefined,
     };
     if (series && series.timestamp.length > 0 && this.deps.sink && channel) {
       const chart = renderSeriesChart(series, { title: `${assetRef.name} · ${label} · last ${range}`, timeZone: this.deps.timeZone, zoneLabel: zoneLabel(this.deps.timeZone) });

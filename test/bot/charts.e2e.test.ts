@@ -11,7 +11,7 @@ import type { Simulator } from '../../simulator';
 import { fakeSlackToken, waitFor } from './helpers';
 import { cbmDrive, credentialsOf, startTestBot } from './harness';
 import { useFixture } from './use-fixture';
-import type { SlackApiServer, UploadedFile } from './slack-server';
+import { blockKitProblems, type SlackApiServer, type UploadedFile } from './slack-server';
 
 // Signals and charts (issue 12, item 8): `/drive trend` posts a PNG drawn by chart.js with one
 // point per platform point, a min-max band for aggregates and gaps where there is no value;
@@ -65,6 +65,12 @@ test('/drive trend posts a PNG chart with one point per platform point and a min
   expect(answer.points).toBe(points);
   expect(answer.drawn).toBe(points);
   expect(answer.gaps).toBe(direct.paramDatas[0].avg.filter((v) => v === null).length);
+  // Slack's line chart beside it: 20 averaged points on distinct times, valid as Slack takes it.
+  expect(answer.chart).toHaveLength(20);
+  expect(new Set(answer.chart?.map((p) => p.label)).size).toBe(20);
+  const message = commandMessage(answer, 'UTC');
+  expect(message.blocks.filter((b) => b.type === 'data_visualization')).toHaveLength(1);
+  expect(blockKitProblems(message.text, message.blocks, message.attachments)).toEqual([]);
   const file = await waitFor('the chart upload', () => pngIn(CHANNEL, `trend-${drive.serialNumber}-01.07-24h`));
   const png = await inspectPng(file.data as Buffer);
   expect([png.width, png.height]).toEqual([1000, 480]);

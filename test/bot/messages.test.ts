@@ -60,7 +60,7 @@ const results: CommandResult[] = [
   { kind: 'find', query: 'D00000000', matches: refs(1), more: false },
   { kind: 'find', query: 'nothing', matches: [], more: false },
   { kind: 'report_started', reportId: 1, title: 'Weekly', what: 'drive report of Pump 3', startDate: '2026-11-14', endDate: '2026-11-21', note: 'Left out (x).' },
-  { kind: 'trend', asset, parameter: { label: 'Speed', unit: 'rpm', code: 'speed' }, range: '7d', points: 2016, gaps: 3, min: 0, avg: 1400, max: 1500, band: true, textChart: 'chart', postedTo: 'C1' },
+  { kind: 'trend', asset, parameter: { label: 'Speed', unit: 'rpm', code: 'speed' }, range: '7d', points: 2016, gaps: 3, min: 0, avg: 1400, max: 1500, band: true, textChart: 'chart', postedTo: 'C1', chart: Array.from({ length: 20 }, (_, i) => ({ label: `11-${String(i + 1).padStart(2, '0')} 00:00`, value: 1400 + i })) },
   { kind: 'powertrain', asset, members: [status, { ...status, assetType: 'Motor' }], silences: [] },
   { kind: 'notice', message: 'Muted.' },
   { kind: 'mutes', silences: [], command: '/drive' },
@@ -124,4 +124,21 @@ test('the App Home keeps sections: Slack shows table blocks in messages only', (
   const view = homeView({ at: '2026-11-21T14:00:00Z', faultsByGroup: [{ group: 'Pumps', count: 2, assets: [{ asset, count: 2 }] }], cbm: [cbmUnit], offline: [], silences: [] }, 'UTC', '/drive');
   expect(view.blocks.some((b) => b.type === 'table')).toBe(false);
   expect(blockKitProblems('home', view.blocks)).toEqual([]);
+});
+
+test('a trend carries Slack\'s line chart beside the text chart, and the validator refuses what Slack refuses in charts', () => {
+  const trend = commandMessage(results[16], 'UTC');
+  const chart = trend.blocks.find((b) => b.type === 'data_visualization') as { title: string; chart: { series: Array<{ data: unknown[] }>; axis_config: { categories: string[]; y_label?: string } } };
+  expect(chart.title).toBe('Speed of Pump 3 drive');
+  expect(chart.chart.series[0].data).toHaveLength(20);
+  expect(chart.chart.axis_config).toMatchObject({ y_label: 'rpm' });
+  expect(messageToText(trend, () => '')).toContain('Speed of Pump 3 drive (D12345678), last 7d\nmin 0 rpm');
+  expect(trend.blocks.some((b) => b.type === 'section' && b.text?.text === '```\nchart\n```')).toBe(true);
+  const bad = (patch: object) => blockKitProblems('t', [{ ...chart, ...patch }]);
+  expect(bad({ title: long(51) })).toEqual(['blocks[0].title: 1 to 50 characters']);
+  expect(bad({ chart: { ...chart.chart, axis_config: { categories: [long(21)] } } })).toContain('blocks[0].axis_config.categories: labels of at most 20 characters');
+  expect(bad({ chart: { ...chart.chart, axis_config: { categories: ['a'] } } })).toEqual(['blocks[0].chart.series[0].data: points on the categories, with finite values']);
+  // Too few points for a line: no chart, the text chart alone.
+  const flat = commandMessage({ ...(results[16] as Extract<CommandResult, { kind: 'trend' }>), chart: [{ label: 'a', value: 1 }] }, 'UTC');
+  expect(flat.blocks.some((b) => b.type === 'data_visualization')).toBe(false);
 });

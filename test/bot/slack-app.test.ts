@@ -116,6 +116,24 @@ test('a 102403 is explained with the level the asset has and the level it needs'
   expect(json).toContain(`this asset is ${entry.level}`);
 });
 
+test('/drive trend answers with Slack\'s line chart, and without it where Slack refuses the block', async () => {
+  const drive = anyDrive((a) => a.assetType === 'Drive' && (a.level === 'Standard' || a.level === 'Premium'));
+  await command(`trend ${drive.serialNumber} current 24h`, 'trend-1');
+  const charted = await responseTo('trend-1');
+  expect((charted.blocks as Array<{ type: string }>).some((b) => b.type === 'data_visualization')).toBe(true);
+  slack.refusedBlockTypes = ['data_visualization'];
+  try {
+    await command(`trend ${drive.serialNumber} current 24h`, 'trend-2');
+    const plain = await responseTo('trend-2');
+    expect((plain.blocks as Array<{ type: string }>).some((b) => b.type === 'data_visualization')).toBe(false);
+    expect(JSON.stringify(plain.blocks)).toContain('```');
+    expect(lines.some((l) => l.includes('chart block refused'))).toBe(true);
+  } finally {
+    slack.refusedBlockTypes = [];
+  }
+  expect(slack.problems).toEqual([]);
+});
+
 test('unsigned, stale and tampered requests are rejected and never answered', async () => {
   const body = slashCommandBody({ command: '/drive', text: 'help', responseUrl: slack.responseUrl('forged') });
   expect((await postToSlackApp(url, signingSecret, body, { unsigned: true })).status).toBe(401);

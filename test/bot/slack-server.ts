@@ -162,6 +162,31 @@ function tableProblems(where: string, block: { rows?: unknown; column_settings?:
   return problems;
 }
 
+/**
+ * The data visualization block's documented shape, for the line, bar and area charts: a title of
+ * at most 50 characters, 1 to 6 uniquely named series, categories of at most 20 characters, and
+ * every data point on a category with a finite value.
+ */
+function chartProblems(where: string, block: { title?: unknown; chart?: { type?: string; series?: unknown; axis_config?: { categories?: unknown } } }): string[] {
+  const problems: string[] = [];
+  if (typeof block.title !== 'string' || block.title === '' || block.title.length > 50) problems.push(`${where}.title: 1 to 50 characters`);
+  const chart = block.chart;
+  if (!chart || !['line', 'bar', 'area'].includes(String(chart.type))) return [...problems, `${where}.chart: a line, bar or area chart`];
+  const categories = chart.axis_config?.categories;
+  if (!Array.isArray(categories) || categories.length === 0 || categories.some((c) => typeof c !== 'string' || c.length > 20)) problems.push(`${where}.axis_config.categories: labels of at most 20 characters`);
+  const series = chart.series;
+  if (!Array.isArray(series) || series.length === 0 || series.length > 6) return [...problems, `${where}.chart.series: 1 to 6`];
+  const names = series.map((s: { name?: unknown }) => s.name);
+  if (new Set(names).size !== names.length || names.some((n) => typeof n !== 'string' || n === '')) problems.push(`${where}.chart.series: unique names`);
+  series.forEach((s: { data?: unknown }, i) => {
+    const data = s.data;
+    if (!Array.isArray(data) || data.some((d: { label?: unknown; value?: unknown }) => !Array.isArray(categories) || !categories.includes(d.label) || typeof d.value !== 'number' || !Number.isFinite(d.value))) {
+      problems.push(`${where}.chart.series[${i}].data: points on the categories, with finite values`);
+    }
+  });
+  return problems;
+}
+
 /** Message attachments holding blocks: where Slack takes a table block. */
 function attachmentProblems(attachments: unknown): string[] {
   if (attachments === undefined) return [];
@@ -192,6 +217,8 @@ export function blockKitProblems(text: unknown, blocks: unknown, attachments?: u
       if ((block.text?.text?.length ?? 0) > LIMITS.header) problems.push(`blocks[${i}]: header > ${LIMITS.header} characters`);
     } else if (block.type === 'context' || block.type === 'actions') {
       if (!Array.isArray(block.elements) || block.elements.length === 0 || block.elements.length > (block.type === 'context' ? 10 : 25)) problems.push(`blocks[${i}]: bad elements`);
+    } else if (block.type === 'data_visualization') {
+      problems.push(...chartProblems(`blocks[${i}]`, block as Parameters<typeof chartProblems>[1]));
     } else if (block.type === 'table') {
       problems.push(`blocks[${i}]: a table block goes in the message's attachments`);
     } else if (block.type !== 'divider') {
@@ -231,6 +258,8 @@ export class SlackApiServer {
   private seq = 0;
   private readonly forced = new Map<string, number>();
   private readonly names = new Map<string, string>();
+  /** Block types this workspace refuses as Slack would a block it does not take (invalid_blocks), not counted as the bot's problems. */
+  refusedBlockTypes: string[] = [];
   /** Custom step runs by function_execution_id. */
   readonly stepRuns = new Map<string, StepRun>();
   url = '';
@@ -358,6 +387,11 @@ export class SlackApiServer {
     const body = await readBody(req).catch(() => ({}) as Record<string, unknown>);
     const response = /^\/response\/(.+)$/.exec(url.pathname);
     if (response) {
+      const refused = Array.isArray(body.blocks) && body.blocks.some((b: { type?: string }) => this.refusedBlockTypes.includes(String(b.type)));
+      if (refused) {
+        this.send(res, 400, { ok: false, error: 'invalid_blocks' });
+        return;
+      }
       const problems = blockKitProblems(body.text, body.blocks, body.attachments);
       if (problems.length) this.problems.push({ method: 'response_url', problems });
       this.responses.push({ id: response[1], body, at: Date.now() });
