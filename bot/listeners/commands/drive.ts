@@ -1,10 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { App } from '@slack/bolt';
 import { commandMessage } from '../../blocks/command';
-import { type SlackMessage, withoutCharts } from '../../blocks/kit';
+import type { SlackMessage } from '../../blocks/kit';
 import { errorText } from '../../log';
 import { refusal, splitVisibility } from '../access';
 import type { ListenerDeps } from '../deps';
+import { sendAnswer } from '../send';
 
 /**
  * `/drive <subcommand>`: acknowledged at once (Slack wants it within 3 s), answered through the
@@ -22,14 +23,6 @@ export function registerDriveCommand(app: App, { commands, config, logger }: Lis
     const result = await commands.handle(text, { channel: command.channel_id, user: command.user_id });
     const message = commandMessage(result, config.timeZone);
     const send = (m: SlackMessage) => respond({ response_type: inChannel ? 'in_channel' : 'ephemeral', text: m.text, blocks: m.blocks, attachments: m.attachments });
-    await send(message)
-      .catch((error: unknown) => {
-        // A chart block Slack does not take here: the same answer without it (the PNG and the text chart stay).
-        const plain = withoutCharts(message);
-        if (!plain) throw error;
-        logger.warn(`slack: chart block refused (${errorText(error)}); answered without it`);
-        return send(plain);
-      })
-      .catch((error: unknown) => logger.error(`slack: answer to ${config.command} ${text.split(' ')[0] ?? ''} not delivered (${errorText(error)})`));
+    await sendAnswer(message, send, logger).catch((error: unknown) => logger.error(`slack: answer to ${config.command} ${text.split(' ')[0] ?? ''} not delivered (${errorText(error)})`));
   });
 }
