@@ -189,7 +189,7 @@ async function main(): Promise<void> {
     const mode = env.SLACK_APP_TOKEN
       ? ({ kind: 'socket', appToken: env.SLACK_APP_TOKEN } as const)
       : ({ kind: 'http', signingSecret: env.SLACK_SIGNING_SECRET as string } as const);
-    const app = createSlackApp({ botToken: env.SLACK_BOT_TOKEN as string, mode, slackApiUrl: env.SLACK_API_URL, commands: bot.commands, home: bot.home, config, logger, oncall: bot.oncall, store: bot.store, reports: bot.reports });
+    const app = createSlackApp({ botToken: env.SLACK_BOT_TOKEN as string, mode, slackApiUrl: env.SLACK_API_URL, commands: bot.commands, home: bot.home, config, logger, oncall: bot.oncall, store: bot.store, reports: bot.reports, directory: bot.directory });
     await (mode.kind === 'socket' ? app.start() : app.start(env.PORT ?? 3000));
     stopSlack = async () => {
       await app.stop();

@@ -3,6 +3,7 @@ import type { BotConfig } from '../config/schema';
 import type { HomeService } from '../home/service';
 import type { BotLogger } from '../log';
 import type { OnCall } from '../oncall';
+import type { AssetDirectory } from '../platform/directory';
 import type { ReportService } from '../reports/service';
 import type { StateStore } from '../state/store';
 import type { StepLimits } from './functions/run';
@@ -16,6 +17,8 @@ export interface ListenerDeps {
   home?: HomeService;
   /** Acknowledge and Mute buttons; without it they answer that the bot is not ready. */
   oncall?: OnCall;
+  /** The fleet's assets: the List open faults step checks a group's name against it. */
+  directory?: AssetDirectory;
   /** The open alerts and their messages, read by the Workflow Builder steps. */
   store?: StateStore;
   /** Reports in Slack, for the Request report step. */

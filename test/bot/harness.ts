@@ -92,6 +92,7 @@ export async function startAppFor(
     oncall: bot.oncall,
     store: bot.store,
     reports: bot.reports,
+    directory: bot.directory,
     stepLimits: options.stepLimits,
   });
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;

@@ -108,6 +108,8 @@ test('List open faults filters by group, plant and alert channel, with event num
   expect(byChannel.count).toBe(bot.store.openAlerts().filter((a) => a.severity === 'Fault').length);
   const none = outputs(await step('list_open_faults', { plant: 'Nowhere Plant' })) as Record<string, unknown>;
   expect(none).toEqual({ count: 0, faults: 'No open fault in plant Nowhere Plant.' });
+  // A mistyped group is said, with the closest name, rather than listed as empty.
+  expect(error(await step('list_open_faults', { group: `${group.slice(0, -1)}x` }))).toContain(`did you mean "${group}"`);
 });
 
 test('Acknowledge fault and Take over fault change the on-call state as the buttons do, and update the alert message', async () => {

@@ -2,6 +2,7 @@
 import type { App } from '@slack/bolt';
 import type { AlertRecord } from '../../alerts/model';
 import { routeAlert } from '../../alerts/routing';
+import { closest } from '../../config/route-check';
 import type { ListenerDeps } from '../deps';
 import { faultLine, listText } from './outputs';
 import { overLimit, runStep, StepFailure, type StepLimits } from './run';
@@ -34,6 +35,17 @@ export function openFaults({ store, oncall, config }: ListenerDeps, scope: Fault
     .sort((a, b) => b.eventTime.localeCompare(a.eventTime));
 }
 
+/** An asset group the fleet does not have is a typo, not an empty list: said, with the closest names. */
+async function checkGroup({ directory }: ListenerDeps, group: string | undefined): Promise<void> {
+  if (!group || !directory) return;
+  await directory.ensure();
+  const names = [...new Set(directory.all().map((a) => a.assetGroupName).filter((g): g is string => Boolean(g)))];
+  const ids = directory.all().map((a) => String(a.assetGroupId ?? ''));
+  if (names.some((n) => same(n, group)) || ids.includes(group.trim())) return;
+  const near = closest(group, names);
+  throw new StepFailure(`No asset group is called "${group}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '.'} Leave Asset group empty for every group.`);
+}
+
 function scopeText(scope: FaultScope): string {
   const parts = [scope.plant && `plant ${scope.plant}`, scope.group && `group ${scope.group}`, scope.channel && `<#${scope.channel}>`].filter(Boolean);
   return parts.length ? ` in ${parts.join(', ')}` : '';
@@ -48,6 +60,7 @@ export function registerOpenFaultsStep(app: App, deps: ListenerDeps, limits: Ste
       async () => {
         const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
         const scope: FaultScope = { plant: text(inputs.plant), group: text(inputs.group), channel: text(inputs.channel) };
+        await checkGroup(deps, scope.group);
         const faults = openFaults(deps, scope);
         return { count: faults.length, faults: listText(faults.map((a) => faultLine(a, deps.config.timeZone)), `No open fault${scopeText(scope)}.`) };
       },
