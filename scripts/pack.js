@@ -39,7 +39,7 @@ const PRODUCTS = [
     // n8n resolves n8n-workflow, zod and luxon from its own node_modules (it puts them on NODE_PATH).
     provided: ['n8n-workflow', 'zod', 'luxon'],
     allowedOnly: N8N_CLOUD_ALLOWED,
-    published: ['name', 'version', 'description', 'license', 'author', 'homepage', 'keywords', 'files', 'engines', 'n8n', 'peerDependencies'],
+    published: ['name', 'version', 'description', 'license', 'author', 'homepage', 'repository', 'bugs', 'keywords', 'files', 'engines', 'n8n', 'peerDependencies'],
   },
   {
     id: 'n8n-push',
@@ -196,6 +196,7 @@ function stage(product) {
   delete published.scripts;
   fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
   if (product.readme && fs.existsSync(path.join(root, product.readme))) copy(path.join(root, product.readme), path.join(dir, 'README.md'));
+  copy(path.join(root, 'LICENSE'), path.join(dir, 'LICENSE'));
 
   fs.mkdirSync(outDir, { recursive: true });
   const output = execFileSync('npm', ['pack', '--silent', '--pack-destination', outDir], { cwd: dir, encoding: 'utf8' });
