@@ -48,12 +48,23 @@ function npx(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildPro
 }
 
 /**
- * A preload for NODE_OPTIONS: each Node process writes the files it loaded (require's cache) to
- * <dir>/loaded-<pid>.txt as it exits, so a test can tell which packages a run really loaded.
+ * A preload for NODE_OPTIONS: each Node process writes the files it has loaded (require's cache)
+ * to <dir>/loaded-<pid>.txt every half second, so a test can tell which packages a running
+ * program really loaded. (Not at exit: npx passes a SIGTERM on to the bot, whose second SIGTERM
+ * ends it without an 'exit' event.)
  */
 function moduleRecorder(dir: string): { env: NodeJS.ProcessEnv; loaded(): string[] } {
   const preload = path.join(dir, 'record-loaded-modules.js');
-  fs.writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(require('node:path').join(${JSON.stringify(dir)}, 'loaded-' + process.pid + '.txt'), Object.keys(require.cache).join('\\n')));\n`);
+  // Written whole and then renamed, so a reader never sees half a list.
+  fs.writeFileSync(
+    preload,
+    `setInterval(() => {
+  const fs = require('node:fs');
+  const file = require('node:path').join(${JSON.stringify(dir)}, 'loaded-' + process.pid + '.txt');
+  fs.writeFileSync(file + '.part', Object.keys(require.cache).join('\\n'));
+  fs.renameSync(file + '.part', file);
+}, 500).unref();\n`,
+  );
   return {
     env: { NODE_OPTIONS: `--require ${preload}` },
     loaded: () => fs.readdirSync(dir).filter((f) => /^loaded-\d+\.txt$/.test(f)).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n')),
@@ -171,10 +182,14 @@ describe('drive-monitoring-bot from its tarball', () => {
     expect(log).not.toContain(eu.apiSecret);
     expect(log).not.toContain(token);
 
-    // What the production bot loaded, read as it exits: its own code and Bolt, no simulator, no broker.
+    // What the running production bot has loaded once it polled, alerted and answered: its own
+    // code and Bolt, no simulator, no broker.
+    const cli = path.join('drive-monitoring-bot', 'dist', 'bot', 'cli.js');
+    const loaded = await until('the list of modules the bot has loaded', () => {
+      const files = recorder.loaded();
+      return files.some((file) => file.endsWith(cli)) ? files : undefined;
+    });
     await stop(bot);
-    const loaded = recorder.loaded();
-    expect(loaded.some((file) => file.endsWith(path.join('drive-monitoring-bot', 'dist', 'bot', 'cli.js')))).toBe(true);
     expect(loaded.some((file) => file.includes(path.join('node_modules', '@slack', 'bolt')))).toBe(true);
     expect(loaded.filter((file) => /[\\/](aedes|drive-monitoring-simulator)[\\/]/.test(file))).toEqual([]);
   });
