@@ -165,11 +165,9 @@ function publish({ dryRun }) {
   const packed = readJson(listFile);
   const stale = packed.filter((p) => p.version !== version);
   if (stale.length > 0) throw new ReleaseError(`${stale.map((p) => p.tarball).join(', ')} not at ${version}: run npm run pack again`);
-  for (const { name, args } of publishCommands(packed, dir, { dryRun })) {
-    if (!dryRun && alreadyPublished(name, version)) {
-      console.log(`${name}@${version}: already on the registry, skipped`);
-      continue;
-    }
+  const published = new Set(packed.filter((p) => alreadyPublished(p.name, p.version)).map((p) => p.name));
+  for (const name of published) console.log(`${name}@${version}: already on the registry${dryRun ? ' (dry run with --force, which skips that check)' : ', skipped'}`);
+  for (const { args } of publishCommands(packed, dir, { dryRun, published })) {
     console.log(`npm ${args.join(' ').replace(`${ROOT}${path.sep}`, '')}`);
     npm(args, { stdio: 'inherit' });
   }
@@ -178,13 +176,25 @@ function publish({ dryRun }) {
 /**
  * The `npm publish` of each packed product (packages.json of `npm run pack`), a product before
  * those that require it; with provenance, or as a dry run. A pre-release goes to the next tag.
+ * A product already on the registry at this version (`published`) is left out of a real run; a
+ * dry run of it adds --force, or npm would refuse it for that alone (so CI keeps checking the
+ * tarballs after a release, until the next version).
  */
-function publishCommands(packed, dir, { dryRun }) {
+function publishCommands(packed, dir, { dryRun, published = new Set() }) {
   const order = [...packed].sort((a, b) => Number(a.requires.includes(b.name)) - Number(b.requires.includes(a.name)));
-  return order.map((p) => ({
-    name: p.name,
-    args: ['publish', path.join(dir, p.tarball), '--access', 'public', ...(p.version.includes('-') ? ['--tag', 'next'] : []), ...(dryRun ? ['--dry-run'] : ['--provenance'])],
-  }));
+  return order
+    .filter((p) => dryRun || !published.has(p.name))
+    .map((p) => ({
+      name: p.name,
+      args: [
+        'publish',
+        path.join(dir, p.tarball),
+        '--access',
+        'public',
+        ...(p.version.includes('-') ? ['--tag', 'next'] : []),
+        ...(dryRun ? ['--dry-run', ...(published.has(p.name) ? ['--force'] : [])] : ['--provenance']),
+      ],
+    }));
 }
 
 function option(args, name) {

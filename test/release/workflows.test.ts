@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { publishCommands } = require('../../scripts/release') as {
-  publishCommands(packed: { name: string; version: string; tarball: string; requires: string[] }[], dir: string, options: { dryRun: boolean }): { name: string; args: string[] }[];
+  publishCommands(packed: { name: string; version: string; tarball: string; requires: string[] }[], dir: string, options: { dryRun: boolean; published?: Set<string> }): { name: string; args: string[] }[];
 };
 
 const DIR = path.resolve(__dirname, '../../.github/workflows');
@@ -81,6 +81,12 @@ test('release:publish: npm publish of each tarball with provenance and public ac
     const tarball = packed.find((p) => p.name === name)!.tarball;
     expect(args).toEqual(['publish', path.join('/packages', tarball), '--access', 'public', '--provenance']);
   }
+  // After a release: a real run leaves out what is on the registry; a dry run still checks it.
+  const published = new Set(['drive-monitoring-simulator']);
+  expect(publishCommands(packed, '/packages', { dryRun: false, published }).map((c) => c.name)).not.toContain('drive-monitoring-simulator');
+  const dry = publishCommands(packed, '/packages', { dryRun: true, published });
+  expect(dry.find((c) => c.name === 'drive-monitoring-simulator')!.args.slice(-2)).toEqual(['--dry-run', '--force']);
+  expect(dry.find((c) => c.name === 'drive-monitoring-bot')!.args.slice(-1)).toEqual(['--dry-run']);
   const preRelease = publishCommands([{ name: 'x', version: '1.0.0-rc.1', tarball: 'x.tgz', requires: [] }], '/p', { dryRun: true });
   expect(preRelease[0].args).toEqual(['publish', path.join('/p', 'x.tgz'), '--access', 'public', '--tag', 'next', '--dry-run']);
   expect(fs.readFileSync(path.resolve(__dirname, '../../.ci/run'), 'utf8')).toMatch(/^npm run pack\n[\s\S]*^npm run release:publish -- --dry-run$/m);
