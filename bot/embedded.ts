@@ -1,5 +1,6 @@
-import { startSimulator, type Simulator } from '../simulator';
+import type { Simulator } from '../simulator';
 import type { PushSettings } from './alerts/sources/push';
+import { ConfigError } from './config/load';
 import type { BotLogger } from './log';
 import { createPlatformClient } from './platform/client';
 import { ensurePushUser } from './platform/push-user';
@@ -12,12 +13,40 @@ export interface EmbeddedPlatform {
   push: PushSettings[];
 }
 
+/** The simulator's package name: in the bot's tarball, `../simulator` is this optional peer (scripts/pack.js). */
+export const SIMULATOR_PACKAGE = 'drive-monitoring-simulator';
+
+/**
+ * The simulator, loaded only when the demo starts: a production bot (platform credentials set)
+ * never loads it, nor its MQTT broker, so the bot's package does not depend on it.
+ */
+function loadSimulator(): typeof import('../simulator') {
+  let failure: unknown;
+  try {
+    // A CommonJS require, not import(): synchronous, and one specifier that scripts/pack.js rewrites to the package's name.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require('../simulator') as typeof import('../simulator');
+  } catch (error) {
+    failure = error;
+  }
+  const code = (failure as { code?: unknown }).code;
+  if (code === 'MODULE_NOT_FOUND' && String((failure as Error).message).includes(`'${SIMULATOR_PACKAGE}'`)) {
+    throw new ConfigError(
+      `Without DRIVE_MONITORING_BASE_URL the bot runs its demo on the embedded simulator, which is not installed. ` +
+        `Install it beside the bot (npm install ${SIMULATOR_PACKAGE}, the same version as the bot), ` +
+        `or set the platform credentials (DRIVE_MONITORING_BASE_URL, _AUTH_URL, _TENANT_ID, _API_KEY, _API_SECRET, _API_SCOPE_ID) to run against the platform.`,
+    );
+  }
+  throw failure;
+}
+
 /**
  * The simulator in-process, as `npm start` uses it without platform credentials: the operator's
  * credential answers commands (it sees every asset), and each end-user organization gets a
  * data-subscription user so that its events are pushed.
  */
 export async function startEmbeddedPlatform(options: { eventRatePerMinute: number; timeScale: number; cbm: boolean; logger: BotLogger; port?: number }): Promise<EmbeddedPlatform> {
+  const { startSimulator } = loadSimulator();
   const sim = await startSimulator({ eventRatePerMinute: options.eventRatePerMinute, timeScale: options.timeScale, port: options.port });
   let ready = false;
   try {

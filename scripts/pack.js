@@ -7,8 +7,14 @@
 // the parts of shared/ they import, and nothing of the bot, simulator, push, tests or benchmarks.
 //
 // The walk also lists the packages each product's code requires; a product whose code requires a
-// package its package.json does not provide fails the build, and the n8n pack may require only
-// what n8n Cloud's rules allow (the allowlist of @n8n/eslint-plugin-community-nodes).
+// package its package.json does not provide fails the build, and so does one whose package.json
+// lists a dependency its code never requires (a passenger every install would pull). The n8n pack
+// may require only what n8n Cloud's rules allow (the allowlist of @n8n/eslint-plugin-community-nodes).
+//
+// A product may use another product as a package: when its code requires that product's main
+// module (the bot's demo requires ../simulator) and its package.json names that product (the bot
+// names drive-monitoring-simulator as an optional peer), the walk stops there and the require is
+// rewritten to the package's name, so the other product's code is not copied in.
 const fs = require('node:fs');
 const path = require('node:path');
 const { builtinModules } = require('node:module');
@@ -33,7 +39,7 @@ const PRODUCTS = [
     // n8n resolves n8n-workflow, zod and luxon from its own node_modules (it puts them on NODE_PATH).
     provided: ['n8n-workflow', 'zod', 'luxon'],
     allowedOnly: N8N_CLOUD_ALLOWED,
-    published: ['name', 'version', 'description', 'license', 'author', 'homepage', 'keywords', 'files', 'engines', 'n8n', 'peerDependencies'],
+    published: ['name', 'version', 'description', 'license', 'author', 'homepage', 'repository', 'bugs', 'keywords', 'files', 'engines', 'n8n', 'peerDependencies'],
   },
   {
     id: 'n8n-push',
@@ -65,8 +71,26 @@ function resolveLocal(fromFile, specifier) {
   throw new Error(`${path.relative(root, fromFile)} requires ${specifier}, which the build did not produce`);
 }
 
-/** The compiled files reachable from the entries, and the packages they require. */
-function walk(entries) {
+/** Every product's main module as built in this tree, by package name. */
+function productMains() {
+  const mains = new Map();
+  for (const product of PRODUCTS) {
+    const manifest = readJson(path.join(root, product.manifest));
+    if (manifest.main) mains.set(builtPath(product, manifest.main), manifest.name);
+  }
+  return mains;
+}
+
+/** The packages a manifest lets its code require: dependencies of every kind but dev. */
+function declaredPackages(manifest) {
+  return [manifest.dependencies, manifest.optionalDependencies, manifest.peerDependencies].flatMap((deps) => Object.keys(deps ?? {}));
+}
+
+/**
+ * The compiled files reachable from the entries, and the packages they require. A local require
+ * of a file in `external` (path => package name) counts as a require of that package.
+ */
+function walk(entries, external = new Map()) {
   const files = new Set();
   const packages = new Map();
   const queue = [...entries];
@@ -77,7 +101,10 @@ function walk(entries) {
     const code = fs.readFileSync(file, 'utf8');
     for (const match of code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)) {
       const specifier = match[1];
-      if (specifier.startsWith('.')) queue.push(resolveLocal(file, specifier));
+      const local = specifier.startsWith('.') ? resolveLocal(file, specifier) : undefined;
+      if (local && external.has(local)) {
+        if (!packages.has(external.get(local))) packages.set(external.get(local), path.relative(root, file));
+      } else if (local) queue.push(local);
       else {
         const name = specifier.startsWith('node:') || builtinModules.includes(packageNameOf(specifier)) ? specifier : packageNameOf(specifier);
         if (!packages.has(name)) packages.set(name, path.relative(root, file));
@@ -99,16 +126,21 @@ function packagePath(product, file) {
 }
 
 function entriesOf(product, manifest) {
-  const paths = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? []), ...Object.values(manifest.bin ?? {})];
+  const paths = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? []), ...Object.values(manifest.bin ?? {}), ...(manifest.main ? [manifest.main] : [])];
   return paths.map((p) => builtPath(product, p));
 }
 
-/** A compiled file's code with its relative requires pointing where the package puts their targets. */
-function relocatedCode(product, file) {
+/**
+ * A compiled file's code with its relative requires pointing where the package puts their
+ * targets, or naming the package that stands for them (external).
+ */
+function relocatedCode(product, file, external) {
   const code = fs.readFileSync(file, 'utf8');
-  if (!product.builtFrom) return code;
+  if (!product.builtFrom && external.size === 0) return code;
   const from = path.dirname(packagePath(product, file));
-  return code.replace(/\brequire\(\s*(["'])(\.[^"']*)\1\s*\)/g, (_match, quote, specifier) => {
+  return code.replace(/\brequire\(\s*(["'])(\.[^"']*)\1\s*\)/g, (match, quote, specifier) => {
+    if (external.has(resolveLocal(file, specifier))) return `require(${quote}${external.get(resolveLocal(file, specifier))}${quote})`;
+    if (!product.builtFrom) return match;
     let target = path.relative(from, path.dirname(packagePath(product, resolveLocal(file, specifier)))).split(path.sep).join('/');
     target = path.posix.join(target || '.', path.basename(resolveLocal(file, specifier), '.js'));
     return `require(${quote}${target.startsWith('.') ? target : `./${target}`}${quote})`;
@@ -127,14 +159,20 @@ function stage(product) {
   for (const entry of entries) {
     if (!fs.existsSync(entry)) throw new Error(`${product.id}: ${path.relative(root, entry)} is missing: run npm run build`);
   }
-  const { files, packages } = walk(entries);
+  const declared = new Set([...declaredPackages(manifest), ...(product.provided ?? [])]);
+  const external = new Map([...productMains()].filter(([, name]) => name !== manifest.name && declared.has(name)));
+  const { files, packages } = walk(entries, external);
 
-  const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...(product.provided ?? [])]);
   const problems = [];
   for (const [name, requiredBy] of packages) {
     const builtin = name.startsWith('node:') || builtinModules.includes(name);
     if (product.allowedOnly && !product.allowedOnly.includes(name)) problems.push(`${name} (required by ${requiredBy}) is not allowed in code n8n Cloud loads`);
     else if (!builtin && !declared.has(name)) problems.push(`${name} (required by ${requiredBy}) is not in ${product.manifest} dependencies`);
+  }
+  // Packages loaded lazily through createRequire (the bot's charts) are called by name, not by require.
+  const calledByName = (name) => [...files].some((file) => fs.readFileSync(file, 'utf8').includes(`('${name}')`));
+  for (const name of declaredPackages(manifest)) {
+    if (!packages.has(name) && !calledByName(name)) problems.push(`${name} is in ${product.manifest} dependencies but no code of the product requires it: every install would pull it for nothing`);
   }
   if (problems.length > 0) throw new Error(`${product.id}:\n  ${problems.join('\n  ')}`);
 
@@ -143,7 +181,7 @@ function stage(product) {
   for (const file of files) {
     const target = path.join(dir, packagePath(product, file));
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, relocatedCode(product, file));
+    fs.writeFileSync(target, relocatedCode(product, file, external));
   }
   // Icons and codex files of n8n nodes and credentials sit beside the node files.
   const assetDirs = new Set([...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])].map((p) => path.dirname(builtPath(product, p))));
@@ -158,6 +196,7 @@ function stage(product) {
   delete published.scripts;
   fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
   if (product.readme && fs.existsSync(path.join(root, product.readme))) copy(path.join(root, product.readme), path.join(dir, 'README.md'));
+  copy(path.join(root, 'LICENSE'), path.join(dir, 'LICENSE'));
 
   fs.mkdirSync(outDir, { recursive: true });
   const output = execFileSync('npm', ['pack', '--silent', '--pack-destination', outDir], { cwd: dir, encoding: 'utf8' });

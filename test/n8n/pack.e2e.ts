@@ -34,7 +34,7 @@ describe('the pack installed into n8n as a community package', () => {
       }
     };
     list(state.pack.directory);
-    expect(files.filter((f) => !/^dist\/(nodes|credentials|shared)\/.+\.(js|svg|node\.json)$/.test(f)).sort()).toEqual(['README.md', 'package.json']);
+    expect(files.filter((f) => !/^dist\/(nodes|credentials|shared)\/.+\.(js|svg|node\.json)$/.test(f)).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
     for (const absent of ['dist/bot', 'dist/simulator', 'dist/test', 'dist/bench', 'dist/shared/push', 'dist/shared/transport/undici.js']) {
       expect(fs.existsSync(path.join(state.pack.directory, absent))).toBe(false);
     }

@@ -2,12 +2,14 @@
 // The bot and the simulator as their users get them: each tarball of `npm run pack` installed by
 // npm into an empty folder, each started by its bin through npx. The simulator answers E1; the
 // bot, pointed by its environment at that simulator and at our Slack stand-in, polls, posts an
-// alert, and answers /readyz and /metrics.
+// alert, and answers /readyz and /metrics. The bot's install carries nothing a production bot
+// does not load: no simulator and no MQTT broker (aedes); its terminal demo asks for the
+// simulator, and runs once the simulator's package is installed beside it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 import { createClient } from '../../shared';
 import { PACKAGES_DIR } from '../../scripts/n8n/install-pack';
@@ -35,10 +37,38 @@ async function install(name: string): Promise<string> {
   return dir;
 }
 
+function npxEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`, ...env };
+}
+
 function npx(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  const child = startDetached('npx', ['--no-install', ...args], { cwd: dir, env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`, ...env } });
+  const child = startDetached('npx', ['--no-install', ...args], { cwd: dir, env: npxEnv(env) });
   children.push(child);
   return child;
+}
+
+/**
+ * A preload for NODE_OPTIONS: each Node process writes the files it has loaded (require's cache)
+ * to <dir>/loaded-<pid>.txt every half second, so a test can tell which packages a running
+ * program really loaded. (Not at exit: npx passes a SIGTERM on to the bot, whose second SIGTERM
+ * ends it without an 'exit' event.)
+ */
+function moduleRecorder(dir: string): { env: NodeJS.ProcessEnv; loaded(): string[] } {
+  const preload = path.join(dir, 'record-loaded-modules.js');
+  // Written whole and then renamed, so a reader never sees half a list.
+  fs.writeFileSync(
+    preload,
+    `setInterval(() => {
+  const fs = require('node:fs');
+  const file = require('node:path').join(${JSON.stringify(dir)}, 'loaded-' + process.pid + '.txt');
+  fs.writeFileSync(file + '.part', Object.keys(require.cache).join('\\n'));
+  fs.renameSync(file + '.part', file);
+}, 500).unref();\n`,
+  );
+  return {
+    env: { NODE_OPTIONS: `--require ${preload}` },
+    loaded: () => fs.readdirSync(dir).filter((f) => /^loaded-\d+\.txt$/.test(f)).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n')),
+  };
 }
 
 async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
@@ -90,6 +120,15 @@ describe('drive-monitoring-bot from its tarball', () => {
     await slack?.close();
   });
 
+  it('installs without the simulator or an MQTT broker: a production bot loads neither', () => {
+    const installed = (name: string) => fs.existsSync(path.join(botDir, 'node_modules', name, 'package.json'));
+    expect(installed('@slack/bolt')).toBe(true);
+    expect(installed('drive-monitoring-simulator')).toBe(false);
+    expect(installed('aedes')).toBe(false);
+    const manifest = JSON.parse(fs.readFileSync(path.join(botDir, 'node_modules', 'drive-monitoring-bot', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(manifest.dependencies)).not.toContain('aedes');
+  });
+
   it('`npx drive-monitoring-bot --help` prints its usage', async () => {
     const result = await run('npx', ['--no-install', 'drive-monitoring-bot', '--help'], { cwd: botDir });
     expect(result.stdout).toContain('Usage: drive-monitoring-bot');
@@ -101,7 +140,9 @@ describe('drive-monitoring-bot from its tarball', () => {
     const eu = info.credentials.find((c) => c.orgType === 'EU')!;
     const config = path.join(botDir, 'bot.yml');
     fs.writeFileSync(config, 'source: { kind: poll, pollIntervalSeconds: 5 }\nalerts: { minSeverity: Warning }\n');
+    const recorder = moduleRecorder(fs.mkdtempSync(path.join(work, 'loaded-')));
     const bot = npx(botDir, ['drive-monitoring-bot'], {
+      ...recorder.env,
       DRIVE_MONITORING_BASE_URL: info.baseUrl,
       DRIVE_MONITORING_AUTH_URL: info.authUrl,
       DRIVE_MONITORING_TENANT_ID: info.tenantId,
@@ -140,5 +181,48 @@ describe('drive-monitoring-bot from its tarball', () => {
     expect(metrics).toMatch(/^drive_bot_platform_budget_per_second \d+/m);
     expect(log).not.toContain(eu.apiSecret);
     expect(log).not.toContain(token);
+
+    // What the running production bot has loaded once it polled, alerted and answered: its own
+    // code and Bolt, no simulator, no broker.
+    const cli = path.join('drive-monitoring-bot', 'dist', 'bot', 'cli.js');
+    const loaded = await until('the list of modules the bot has loaded', () => {
+      const files = recorder.loaded();
+      return files.some((file) => file.endsWith(cli)) ? files : undefined;
+    });
+    await stop(bot);
+    expect(loaded.some((file) => file.includes(path.join('node_modules', '@slack', 'bolt')))).toBe(true);
+    expect(loaded.filter((file) => /[\\/](aedes|drive-monitoring-simulator)[\\/]/.test(file))).toEqual([]);
+  });
+
+  /** The terminal demo with a live stdin (its prompt ends the bot at end of input). */
+  function startDemo(): { child: ChildProcess; output: () => string } {
+    // eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- a test harness that runs the installed bot
+    const child = spawn('npx', ['--no-install', 'drive-monitoring-bot'], { cwd: botDir, env: npxEnv({ LOG_LEVEL: 'info' }), detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    children.push(child);
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    return { child, output: () => output };
+  }
+
+  it('the terminal demo without the simulator says how to install it, and exits', async () => {
+    const demo = startDemo();
+    const code = await new Promise<number | null>((resolve) => demo.child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(demo.output()).toContain('npm install drive-monitoring-simulator');
+    expect(demo.output()).toContain('DRIVE_MONITORING_BASE_URL');
+  });
+
+  it('the terminal demo runs on the embedded simulator once its package is installed beside the bot', async () => {
+    const simulator = products.find((p) => p.name === 'drive-monitoring-simulator')!;
+    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', path.join(PACKAGES_DIR, simulator.tarball)], { cwd: botDir, timeoutMs: 10 * 60_000 });
+    const demo = startDemo();
+    // The demo raises a first fault a few seconds in; the terminal prints it as a channel message.
+    await until('the demo banner and a first alert', () => /terminal mode on the embedded simulator[\s\S]*\] message \S+/.test(demo.output()), 120_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${demo.output()}`);
+    });
+    demo.child.stdin!.end();
+    const code = await new Promise<number | null>((resolve) => (demo.child.exitCode !== null ? resolve(demo.child.exitCode) : demo.child.once('exit', resolve)));
+    expect(code).toBe(0);
   });
 });
