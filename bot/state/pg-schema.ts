@@ -30,6 +30,14 @@ CREATE TABLE digests (
   channel_id TEXT NOT NULL, ts TEXT NOT NULL, alert_keys TEXT NOT NULL, resolved_keys TEXT NOT NULL,
   PRIMARY KEY (channel_id, ts));`,
 	},
+	{
+		version: 2,
+		description: 'leader lease: one row whose epoch is the fencing token',
+		sql: `
+CREATE TABLE leader_lease (
+  id INTEGER PRIMARY KEY CHECK (id = 1), epoch BIGINT NOT NULL, holder TEXT NOT NULL,
+  acquired_at TIMESTAMPTZ NOT NULL DEFAULT now());`,
+	},
 ];
 
 /** Any fixed number: every replica asks for the same lock, so one migrates while the others wait. */

@@ -1,23 +1,8 @@
-import { Client } from 'pg';
 import { migrate, MIGRATIONS } from '../../bot/state/pg-schema';
-import { startPostgres, type PrivatePostgres } from '../helpers/postgres';
+import { usePrivatePostgres } from '../helpers/postgres';
 
 describe('PostgreSQL schema migration', () => {
-	let pg: PrivatePostgres;
-	const clients: Client[] = [];
-	const connect = async (): Promise<Client> => {
-		const client = new Client({ connectionString: pg.url() });
-		await client.connect();
-		clients.push(client);
-		return client;
-	};
-	beforeAll(async () => {
-		pg = await startPostgres();
-	}, 120_000);
-	afterAll(async () => {
-		await Promise.all(clients.map((c) => c.end()));
-		pg?.stop();
-	});
+	const { connect } = usePrivatePostgres();
 
 	it('three replicas starting at once on an empty database apply each step exactly once', async () => {
 		const replicas = await Promise.all([connect(), connect(), connect()]);

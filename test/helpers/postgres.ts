@@ -83,3 +83,30 @@ export async function startPostgres(): Promise<PrivatePostgres> {
 		stop,
 	};
 }
+
+/** A private server for one test file: started before its tests, every client it handed out closed, then stopped. */
+export function usePrivatePostgres(): { server(): PrivatePostgres; connect(): Promise<import('pg').Client> } {
+	let pg: PrivatePostgres | undefined;
+	const clients: Array<import('pg').Client> = [];
+	beforeAll(async () => {
+		pg = await startPostgres();
+	}, 120_000);
+	afterAll(async () => {
+		await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
+		pg?.stop();
+	});
+	const server = (): PrivatePostgres => {
+		if (!pg) throw new Error('The private PostgreSQL is not started: call server() inside a test or hook.');
+		return pg;
+	};
+	return {
+		server,
+		connect: async () => {
+			const { Client } = await import('pg');
+			const client = new Client({ connectionString: server().url() });
+			await client.connect();
+			clients.push(client);
+			return client;
+		},
+	};
+}
