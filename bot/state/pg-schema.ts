@@ -38,6 +38,13 @@ CREATE TABLE leader_lease (
   id INTEGER PRIMARY KEY CHECK (id = 1), epoch BIGINT NOT NULL, holder TEXT NOT NULL,
   acquired_at TIMESTAMPTZ NOT NULL DEFAULT now());`,
 	},
+	{
+		version: 3,
+		description: 'Slack payloads already acted on, so a retry or a second replica acts once',
+		sql: `
+CREATE TABLE slack_payloads (key TEXT PRIMARY KEY, seen_at TIMESTAMPTZ NOT NULL DEFAULT now());
+CREATE INDEX slack_payloads_seen ON slack_payloads (seen_at);`,
+	},
 ];
 
 /** Any fixed number: every replica asks for the same lock, so one migrates while the others wait. */
