@@ -35,7 +35,8 @@ const PRODUCTS = [
   {
     id: 'n8n-pack',
     manifest: 'package.json',
-    readme: 'README.md',
+    // Each package's page shows its own guide, not the repository's overview.
+    readme: 'docs/n8n-pack.md',
     // n8n resolves n8n-workflow, zod and luxon from its own node_modules (it puts them on NODE_PATH).
     provided: ['n8n-workflow', 'zod', 'luxon'],
     allowedOnly: N8N_CLOUD_ALLOWED,
@@ -50,7 +51,7 @@ const PRODUCTS = [
     // dist/nodes and dist/credentials as n8n's tools expect (requires are rewritten to match).
     builtFrom: 'dist/n8n-push/',
   },
-  { id: 'bot', manifest: 'bot/package.json', readme: 'README.md' },
+  { id: 'bot', manifest: 'bot/package.json', readme: 'docs/slack-bot.md' },
   { id: 'simulator', manifest: 'simulator/package.json', readme: 'simulator/README.md' },
 ];
 
