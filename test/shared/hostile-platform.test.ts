@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // A platform that refuses everything with 102403, the subscription lookup (E9) included: the
 // call the lookup was to explain must still settle, with its own 102403 (issue 31).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
