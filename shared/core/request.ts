@@ -108,9 +108,15 @@ export class ApiCore {
   /** A 102403 names the level the asset holds when it can be read (one E9 call, cached by the client). */
   private async withLevelHeld(error: unknown, options: CallOptions<unknown>): Promise<unknown> {
     if (!(error instanceof LevelDeniedError) || error.levelHeld !== undefined || !this.config.levelOf) return error;
+    // The subscription lookup is what explains; explaining its own refusal with itself waits on itself.
+    if (options.endpoint === 'E9') return error;
     const assetId = assetIdOf(options);
     if (assetId === undefined) return error;
-    const level = await this.config.levelOf(assetId, options.signal).catch(() => undefined);
+    // An explanation is a courtesy: bounded by the per-attempt timeout, and any failure keeps the original error.
+    const signals = [AbortSignal.timeout(this.config.timeoutMs), options.signal, this.config.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = AbortSignal.any(signals);
+    const gaveUp = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
+    const level = await Promise.race([this.config.levelOf(assetId, signal).catch(() => undefined), gaveUp]);
     if (level === undefined) return error;
     return new LevelDeniedError({ code: error.code, httpStatus: error.httpStatus, endpoint: error.endpoint, apiMessage: error.apiMessage, levelHeld: level });
   }
