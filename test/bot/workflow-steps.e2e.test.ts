@@ -156,7 +156,15 @@ test('Request report completes with the PDF link once the platform made it; bad 
 test('a report the platform is slow to make fails the step at its limit, saying the PDF still comes', async () => {
   const { app, url: impatient } = await startAppFor(bot, { botToken, slackApiUrl: slack.apiUrl, logger, config, signingSecret, stepLimits: { reportMs: 1500, reportCheckMs: 100 } });
   apps.push(app);
-  const run = await step('request_report', { target: reportableDrive().serialNumber, channel: CHANNEL }, impatient);
+  // The platform is slow to say the report is ready (its report list, E22, answers after 5 s), so
+  // the step's limit passes first whenever the bot's own check of pending reports runs.
+  sim.faults.set({ paths: [/\/assetdata\/\d+\/report$/], latencyMs: 5000 });
+  let run: StepRun;
+  try {
+    run = await step('request_report', { target: reportableDrive().serialNumber, channel: CHANNEL }, impatient);
+  } finally {
+    sim.faults.clear();
+  }
   expect(error(run)).toBe(`The report was not ready within 2 s, so the step stopped instead of holding up the workflow. The PDF is still posted in <#${CHANNEL}> when the platform has made it.`);
 });
 
