@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- a build script, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Writes the references in docs/reference/ from the real objects (no parsing of source text), so they cannot drift:
 // `npm run docs:reference`. test/docs/reference.test.ts fails when a checked-in file differs from what this renders.
 import { writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { fenced, FencedOut, Lease } from '../../bot/state/lease';
 import { migrate } from '../../bot/state/pg-schema';
 import { usePrivatePostgres } from '../helpers/postgres';

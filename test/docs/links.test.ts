@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code, not code n8n loads (it asks git which Markdown files the tree has): n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads (it asks git which Markdown files the tree has): n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Every link in the documentation a reader follows: relative links reach a file of the tree, and
 // an anchor reaches a heading of its page (GitHub's heading ids). External links are checked for
 // form only; nothing is fetched.

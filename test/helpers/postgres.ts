@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- test code, not code n8n loads: it starts a private PostgreSQL with initdb and pg_ctl as an operator would; n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: it starts a private PostgreSQL with initdb and pg_ctl as an operator would; n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
