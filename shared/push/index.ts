@@ -6,6 +6,7 @@ import { createMqttAdapter } from './mqtt';
 import { Receiver } from './receiver';
 import { PUSH_DATA_TYPES, type PushReceiver, type PushReceiverOptions } from './types';
 
+export { triggerClientId, MQTT_CLIENT_ID_MAX } from './client-id';
 export * from './envelope';
 export * from './errors';
 export { normalizeDelivery, recordDigest, type DeliveryHints } from './normalize';

@@ -20,6 +20,13 @@ export const pushTriggerProperties: INodeProperties[] = [
 	},
 	filtersProperty,
 	{
+		displayName:
+			'Each workflow connects as a client of its own. Over MQTT every active workflow on this credential gets every event. Over AMQP they share the user\'s queue: each event goes to one of them, so give each workflow its own data-subscription user.',
+		name: 'sharingNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',

@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { createPushReceiver, PUSH_DATA_TYPES, type PushDataType, type PushMessage, type PushReceiverOptions } from '../../../shared/push';
+import { createPushReceiver, PUSH_DATA_TYPES, triggerClientId, type PushDataType, type PushMessage, type PushReceiverOptions } from '../../../shared/push';
 import { passesFilters, readFilters, toItem } from '../../../nodes/DriveMonitoringTrigger/items';
 import { DEFAULT_PARALLEL_MESSAGES } from './description';
 
@@ -46,8 +46,9 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 			dataTypes,
 			// The editor's test listener takes one message: n8n runs only the first emit.
 			prefetch: manual ? 1 : Number(options.parallelMessages ?? DEFAULT_PARALLEL_MESSAGES),
-			// A test listener must not take over the persistent session of the active workflow.
-			clientId: manual ? `dm-${settings.userName}-test` : undefined,
+			// One client per workflow and node (its own MQTT session, its own AMQP link); a test
+			// listener has one of its own, so it never takes over the active workflow's session.
+			clientId: triggerClientId({ userName: settings.userName, workflowId: String(this.getWorkflow().id ?? ''), nodeId: node.id, purpose: manual ? 'test' : 'active' }),
 			persistentSession: !manual,
 			logger: {
 				debug: (message) => logger.debug(message),
