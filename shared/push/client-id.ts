@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- Node-only core code: the bot and the self-hosted push companion load it, the n8n Cloud pack does not, and n8n Cloud's rules govern the pack */
 import { createHash } from 'node:crypto';
 
 /** MQTT 3.1.1 (3.1.3.1): every server must take client ids of 1 to 23 bytes of [0-9a-zA-Z]. */

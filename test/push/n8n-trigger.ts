@@ -12,6 +12,7 @@ import type {
 	IRun,
 	ITriggerResponse,
 	IWorkflowExecuteAdditionalData,
+	Logger,
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import type { N8nTestEngine } from '../helpers/n8n/engine';
@@ -74,6 +75,8 @@ export async function activateTrigger(
 		workflowId?: string;
 		/** An execution that never reports back (a worker killed mid-run): its donePromise never settles. */
 		neverReports?: (items: INodeExecutionData[]) => boolean;
+		/** Stands in for n8n's logger in the trigger's context. */
+		logger?: Logger;
 	} = {},
 ): Promise<ActiveTrigger> {
 	const { workflow, node } = workflowWith(engine, parameters, credentials, options.withFlaky ?? false, PUSH_TRIGGER_TYPE, options.workflowId);
@@ -86,8 +89,8 @@ export async function activateTrigger(
 		if (options.neverReports?.(items[0])) return;
 		done?.resolve(run);
 	};
-	const getTriggerFunctions = (wf: Workflow, n: INode, add: IWorkflowExecuteAdditionalData, mode: 'trigger', activation: 'activate') =>
-		new TriggerContext(
+	const getTriggerFunctions = (wf: Workflow, n: INode, add: IWorkflowExecuteAdditionalData, mode: 'trigger', activation: 'activate') => {
+		const context = new TriggerContext(
 			wf,
 			n,
 			add,
@@ -100,6 +103,9 @@ export async function activateTrigger(
 			},
 			(error) => state.errors.push(error),
 		);
+		if (options.logger) Object.defineProperty(context, 'logger', { value: options.logger });
+		return context;
+	};
 	const response: ITriggerResponse | undefined = await new TriggersAndPollers().runTriggerFunction(
 		workflow,
 		node,

@@ -4,6 +4,9 @@ import { filtersProperty, includeRawOption } from '../../../nodes/DriveMonitorin
 /** Messages handled at once unless the node says otherwise (assumption Q2). */
 export const DEFAULT_PARALLEL_MESSAGES = 10;
 
+/** How long an execution may take to report back before its message is released (issue 28). */
+export const DEFAULT_EXECUTION_TIMEOUT_MINUTES = 10;
+
 export const pushTriggerProperties: INodeProperties[] = [
 	{
 		displayName: 'Data Types',
@@ -52,6 +55,14 @@ export const pushTriggerProperties: INodeProperties[] = [
 				],
 				default: 'executionFinishes',
 				description: 'When the message is acknowledged to the broker; until then the broker keeps it',
+			},
+			{
+				displayName: 'Execution Timeout (Minutes)',
+				name: 'executionTimeout',
+				type: 'number',
+				typeOptions: { minValue: 0.01, numberPrecision: 2 },
+				default: DEFAULT_EXECUTION_TIMEOUT_MINUTES,
+				description: 'How long to wait for an execution to finish before its message is released to the broker (delivered again) and a warning names the execution. Keeps the trigger from stalling when an execution never reports back, e.g. a queue-mode worker killed mid-run. Set it above your longest execution.',
 			},
 			includeRawOption,
 			{

@@ -1,8 +1,8 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { createPushReceiver, PUSH_DATA_TYPES, triggerClientId, type PushDataType, type PushMessage, type PushReceiverOptions } from '../../../shared/push';
+import { createPushReceiver, ExecutionWaits, PUSH_DATA_TYPES, triggerClientId, type PushDataType, type PushMessage, type PushReceiverOptions } from '../../../shared/push';
 import { passesFilters, readFilters, toItem } from '../../../nodes/DriveMonitoringTrigger/items';
-import { DEFAULT_PARALLEL_MESSAGES } from './description';
+import { DEFAULT_EXECUTION_TIMEOUT_MINUTES, DEFAULT_PARALLEL_MESSAGES } from './description';
 
 export const PUSH_CREDENTIAL_TYPE = 'driveMonitoringPushApi';
 
@@ -39,6 +39,12 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 	const manual = this.getMode() === 'manual';
 	const settings = receiverOptionsOf(await this.getCredentials(PUSH_CREDENTIAL_TYPE));
 	const logger = this.logger;
+	const executions = new ExecutionWaits(
+		Math.round(Number(options.executionTimeout ?? DEFAULT_EXECUTION_TIMEOUT_MINUTES) * 60_000),
+		logger,
+		`Drive Monitoring Push Trigger of "${this.getWorkflow().name ?? String(this.getWorkflow().id)}"`,
+		'Check that execution in the Executions list; in queue mode, that its worker is running and reaches Redis. If executions legitimately take longer, raise Execution Timeout.',
+	);
 	let receiver: ReturnType<typeof createPushReceiver>;
 	try {
 		receiver = createPushReceiver({
@@ -73,7 +79,7 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 		}
 		const done = this.helpers.createDeferredPromise<IRun>();
 		this.emit(items, undefined, done);
-		const run = await done.promise;
+		const run = await executions.wait(message, done.promise);
 		if (acknowledge === 'executionFinishesSuccessfully' && run.data.resultData.error) {
 			throw new NodeOperationError(node, `The execution for ${message.dataType} ${message.id} failed; the message stays with the broker`);
 		}
@@ -83,10 +89,14 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 		try {
 			await receiver.start(handle);
 		} catch (error) {
+			executions.close();
 			throw new NodeOperationError(node, (error as Error).message);
 		}
 	};
-	const closeFunction = async () => await receiver.close();
+	const closeFunction = async () => {
+		executions.close();
+		await receiver.close();
+	};
 	if (manual) return { closeFunction, manualTriggerFunction: start };
 	await start();
 	return { closeFunction };
