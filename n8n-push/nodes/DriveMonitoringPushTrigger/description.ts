@@ -7,6 +7,10 @@ export const DEFAULT_PARALLEL_MESSAGES = 10;
 /** How long an execution may take to report back before its message is released (issue 28). */
 export const DEFAULT_EXECUTION_TIMEOUT_MINUTES = 10;
 
+/** Events per Execution at most, and how long a batch waits to fill by default (issue 28). */
+export const MAX_EVENTS_PER_EXECUTION = 1000;
+export const DEFAULT_BATCH_WINDOW_SECONDS = 1;
+
 export const pushTriggerProperties: INodeProperties[] = [
 	{
 		displayName: 'Data Types',
@@ -55,6 +59,22 @@ export const pushTriggerProperties: INodeProperties[] = [
 				],
 				default: 'executionFinishes',
 				description: 'When the message is acknowledged to the broker; until then the broker keeps it',
+			},
+			{
+				displayName: 'Batch Window (Seconds)',
+				name: 'batchWindow',
+				type: 'number',
+				typeOptions: { minValue: 0.01, numberPrecision: 2 },
+				default: DEFAULT_BATCH_WINDOW_SECONDS,
+				description: 'With Events per Execution above 1: how long to wait for a batch to fill before its execution starts with what came',
+			},
+			{
+				displayName: 'Events per Execution',
+				name: 'eventsPerExecution',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_EVENTS_PER_EXECUTION },
+				default: 1,
+				description: 'Up to how many events one execution gets, as items in the order they came (max 1,000). The batch is acknowledged when its execution ends; a batch that is not acknowledged comes back whole. Over MQTT a batch is at most what the broker lets be in flight (Mosquitto: max_inflight_messages, default 20).',
 			},
 			{
 				displayName: 'Execution Timeout (Minutes)',
