@@ -74,7 +74,7 @@ export const pushTriggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_EVENTS_PER_EXECUTION },
 				default: 1,
-				description: 'Up to how many events one execution gets, as items in the order they came (max 1,000). The batch is acknowledged when its execution ends; a batch that is not acknowledged comes back whole. Over MQTT a batch is at most what the broker lets be in flight (Mosquitto: max_inflight_messages, default 20).',
+				description: 'Up to how many events one execution gets, as items in the order they came (max 1,000). The batch is acknowledged when its execution ends; a batch that is not acknowledged is released, its events delivered again. A batch is at most what the broker lets be unacknowledged at once (RabbitMQ MQTT: mqtt.prefetch, default 10).',
 			},
 			{
 				displayName: 'Execution Timeout (Minutes)',
