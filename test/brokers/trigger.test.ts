@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The built Drive Monitoring Trigger's push mode in n8n-core's trigger machinery against real
 // brokers (RabbitMQ 3.x over AMQP 1.0 and MQTT, Mosquitto 2.0), default address, every
 // acknowledge mode, Parallel Messages 1 and 10: nothing lost, a failed execution's message
