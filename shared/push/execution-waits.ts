@@ -10,7 +10,7 @@ interface WaitLogger {
 const STATE_LOG_INTERVAL_MS = 60_000;
 
 interface Waiting {
-  message: PushMessage;
+  messages: readonly PushMessage[];
   startedAt: number;
   stop(): void;
 }
@@ -40,11 +40,11 @@ export class ExecutionWaits {
     this.stateTimer.unref?.();
   }
 
-  /** The run, or an ExecutionTimeoutError once the timeout passed (the message is then released). */
-  async wait<T>(message: PushMessage, done: Promise<T>): Promise<T> {
+  /** The run, or an ExecutionTimeoutError once the timeout passed (its messages are then released). */
+  async wait<T>(messages: readonly PushMessage[], done: Promise<T>): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let closed!: (error: Error) => void;
-    const entry: Waiting = { message, startedAt: Date.now(), stop: () => closed(new Error('the trigger was deactivated')) };
+    const entry: Waiting = { messages, startedAt: Date.now(), stop: () => closed(new Error('the trigger was deactivated')) };
     this.waiting.add(entry);
     try {
       return await Promise.race([
@@ -69,19 +69,25 @@ export class ExecutionWaits {
   state(): string {
     const oldest = Math.min(...[...this.waiting].map((w) => w.startedAt));
     const age = this.waiting.size > 0 ? `, oldest held ${seconds(Date.now() - oldest)}` : '';
-    return `${this.who}: ${this.waiting.size} message(s) held${age}, ${this.waiting.size} execution(s) waiting to report back (Execution Timeout ${seconds(this.timeoutMs)})`;
+    const held = [...this.waiting].reduce((sum, w) => sum + w.messages.length, 0);
+    return `${this.who}: ${held} message(s) held${age}, ${this.waiting.size} execution(s) waiting to report back (Execution Timeout ${seconds(this.timeoutMs)})`;
   }
 
   private timedOut(entry: Waiting): ExecutionTimeoutError {
     const started = new Date(entry.startedAt).toISOString();
     const text =
-      `${this.who}: the execution started at ${started} for ${entry.message.dataType} ${entry.message.id} did not report back within the Execution Timeout (${seconds(this.timeoutMs)}): ` +
-      'its message is released to the broker and will be delivered again, and the trigger goes on. ' +
+      `${this.who}: the execution started at ${started} for ${describeMessages(entry.messages)} did not report back within the Execution Timeout (${seconds(this.timeoutMs)}): ` +
+      `${entry.messages.length === 1 ? 'its message is' : `its ${entry.messages.length} messages are`} released to the broker and will be delivered again, and the trigger goes on. ` +
       this.whatToCheck;
     this.logger.warn(text);
     this.logger.debug(this.state());
     return new ExecutionTimeoutError(text);
   }
+}
+
+function describeMessages(messages: readonly PushMessage[]): string {
+  const [first] = messages;
+  return messages.length === 1 ? `${first.dataType} ${first.id}` : `${messages.length} messages (the first ${first.dataType} ${first.id})`;
 }
 
 function seconds(ms: number): string {

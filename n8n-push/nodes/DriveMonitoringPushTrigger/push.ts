@@ -81,7 +81,7 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 		}
 		const done = this.helpers.createDeferredPromise<IRun>();
 		this.emit(items, undefined, done);
-		const run = await executions.wait(messages[0], done.promise);
+		const run = await executions.wait(messages, done.promise);
 		if (acknowledge === 'executionFinishesSuccessfully' && run.data.resultData.error) {
 			const which = messages.length === 1 ? `${messages[0].dataType} ${messages[0].id}` : `${messages.length} messages from ${messages[0].id}`;
 			throw new NodeOperationError(node, `The execution for ${which} failed; the messages stay with the broker`);
