@@ -108,7 +108,7 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
           // `prefetch` minus the unsettled, and only once all granted arrived (credit 0): then no
           // transfer is in flight, and RabbitMQ 3.x, which reads a flow's credit as counted from
           // what it has sent, cannot overshoot.
-          const receiver = context.connection.open_receiver({ source: { address }, autoaccept: false, credit_window: 0 });
+          const receiver = context.connection.open_receiver({ name: settings.clientId, source: { address }, autoaccept: false, credit_window: 0 });
           creditBack = () => {
             const missing = settings.prefetch - unsettled;
             if (receiver.is_open() && (receiver as unknown as { credit: number }).credit === 0 && missing > 0) receiver.add_credit(missing);

@@ -6,6 +6,9 @@ import { createMqttAdapter } from './mqtt';
 import { Receiver } from './receiver';
 import { PUSH_DATA_TYPES, type PushReceiver, type PushReceiverOptions } from './types';
 
+export { triggerClientId, MQTT_CLIENT_ID_MAX } from './client-id';
+export { Batcher } from './batcher';
+export { ExecutionTimeoutError, ExecutionWaits } from './execution-waits';
 export * from './envelope';
 export * from './errors';
 export { normalizeDelivery, recordDigest, type DeliveryHints } from './normalize';

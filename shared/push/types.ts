@@ -61,7 +61,7 @@ export interface PushReceiverOptions {
   addressTemplate?: string;
   /** Only these types reach the handler; others are acknowledged and dropped. */
   dataTypes?: readonly PushDataType[];
-  /** MQTT client id of the persistent session (default `dm-<userName>`), AMQP container id. */
+  /** MQTT client id of the persistent session (default `dm-<userName>`), AMQP container id and link name; the trigger passes `triggerClientId`. */
   clientId?: string;
   /** MQTT clean: false (default true); a short-lived listener uses false so no session stays behind. */
   persistentSession?: boolean;

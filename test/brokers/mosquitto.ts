@@ -3,7 +3,7 @@
 // password file and an ACL, run as the current user, stopped after the suite.
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions -- a test starts its own broker: running it is the point; this is not node code */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,12 +20,14 @@ export interface Mosquitto {
   adminPassword: string;
   /** A user allowed to read `readPattern` (an ACL topic pattern), or nothing. */
   addUser(name: string, password: string, readPattern?: string): Promise<void>;
+  /** What the broker logged (notices and up), when started with `{ log: true }`. */
+  log(): string;
   /** Stopped (SIGTERM: the session store is saved) and started again on the same port. */
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startMosquitto(): Promise<Mosquitto> {
+export async function startMosquitto(options: { log?: boolean } = {}): Promise<Mosquitto> {
   const dir = mkdtempSync(join(tmpdir(), 'dm-mosquitto-'));
   const [port] = await freePorts(1);
   const adminUser = 'dm-admin';
@@ -50,7 +52,7 @@ export async function startMosquitto(): Promise<Mosquitto> {
       'persistence true',
       `persistence_location ${dir}/`,
       'autosave_interval 1',
-      'log_dest none',
+      ...(options.log ? [`log_dest file ${join(dir, 'mosquitto.log')}`, 'log_type notice', 'log_type information', 'log_type warning', 'log_type error'] : ['log_dest none']),
       '',
     ].join('\n'),
   );
@@ -76,6 +78,7 @@ export async function startMosquitto(): Promise<Mosquitto> {
       server.kill('SIGHUP');
       await new Promise((r) => setTimeout(r, 300));
     },
+    log: () => (existsSync(join(dir, 'mosquitto.log')) ? readFileSync(join(dir, 'mosquitto.log'), 'utf8') : ''),
     restart: async () => {
       await halt();
       await boot();

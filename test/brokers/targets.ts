@@ -55,9 +55,11 @@ export async function provision(brokers: Brokers, kind: BrokerKind, where: { org
       await rabbit!.addUser(user.userName, user.password, { configure: '^$', write: '^$', read: grant ? `^${user.topic}$` : '^$' });
       return { settings: { url: rabbit!.amqpUrl, ...user }, publish: (ids) => publishAmqp(rabbit!.amqpUrl, rabbit!.adminUser, rabbit!.adminPassword, `/amq/queue/${user.topic}`, envelopes(ids)) };
     case 'rabbitmq-mqtt': {
-      // MQTT: the plugin's own subscription queue (client id dm-<userName>) and amq.topic.
-      const own = `^mqtt-subscription-dm-${user.userName}qos[01]$`;
-      const read = `^(amq\\.topic|mqtt-subscription-dm-${user.userName}qos[01])$`;
+      // MQTT: the plugin's own subscription queues (client id dm-<userName> of the receiver, a
+      // trigger's per-workflow dmw/dmt + 20 hex digits) and amq.topic.
+      const clients = `(dm-${user.userName}|dm[wt][0-9a-f]{20})`;
+      const own = `^mqtt-subscription-${clients}qos[01]$`;
+      const read = `^(amq\\.topic|mqtt-subscription-${clients}qos[01])$`;
       await rabbit!.addUser(user.userName, user.password, grant ? { configure: own, write: own, read } : { configure: '^$', write: '^$', read: '^$' });
       return { settings: { url: rabbit!.mqttUrl, ...user }, publish: (ids) => publishMqtt(rabbit!.mqttUrl, rabbit!.adminUser, rabbit!.adminPassword, user.topic, envelopes(ids)) };
     }

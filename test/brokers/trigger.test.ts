@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The built Drive Monitoring Trigger's push mode in n8n-core's trigger machinery against real
 // brokers (RabbitMQ 3.x over AMQP 1.0 and MQTT, Mosquitto 2.0), default address, every
 // acknowledge mode, Parallel Messages 1 and 10: nothing lost, a failed execution's message
@@ -104,4 +105,25 @@ test.each(['rabbitmq-amqp', 'mosquitto'] as const)('%s: a wrong password fails t
   const error = await activate({ ...user, password: 'wrong-password' }, {}).catch((e: unknown) => e as Error);
   expect((error as Error).message).toContain('credentials rejected: was the password reset or the user deleted?');
   expect((error as Error).message).not.toContain('wrong-password');
+});
+
+test.each(['rabbitmq-amqp', 'rabbitmq-mqtt', 'mosquitto'] as const)('%s: Events per Execution 100: every event once, in order within each batch, batches as large as the broker lets be in flight', async (broker) => {
+  const target = await provisioned(broker);
+  const trigger = await activate(target.settings, { eventsPerExecution: 100, batchWindow: 0.5 });
+  const count = 1000;
+  await target.publish(Array.from({ length: count }, (_, i) => i + 1));
+  const emittedIds = (): number[] => trigger.emitted.flatMap((items) => items.map((item) => Number(item.json.id)));
+  await waitFor(() => new Set(emittedIds()).size >= count && trigger.runs.length >= trigger.emitted.length, `${count} events in batches (${new Set(emittedIds()).size} so far)`, 120_000);
+  await new Promise((r) => setTimeout(r, 500));
+  expect([...emittedIds()].sort((a, b) => a - b)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+  for (const items of trigger.emitted) {
+    const ids = items.map((item) => Number(item.json.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  }
+  const largest = Math.max(...trigger.emitted.map((items) => items.length));
+  // RabbitMQ's AMQP 1.0 takes our link credit; so does Mosquitto 2.0 in practice (100 here, with
+  // max_inflight_messages 20 in its config); RabbitMQ's MQTT plugin caps a client at its
+  // mqtt.prefetch (10 by default).
+  expect(largest).toBe({ 'rabbitmq-amqp': 100, mosquitto: 100, 'rabbitmq-mqtt': 10 }[broker]);
+  expect(trigger.errors).toEqual([]);
 });

@@ -12,6 +12,7 @@ import type {
 	IRun,
 	ITriggerResponse,
 	IWorkflowExecuteAdditionalData,
+	Logger,
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import type { N8nTestEngine } from '../helpers/n8n/engine';
@@ -52,12 +53,12 @@ export interface ActiveTrigger {
 	close(): Promise<void>;
 }
 
-function workflowWith(engine: N8nTestEngine, parameters: INodeParameters, credentials: INode['credentials'], withFlaky: boolean, type = TRIGGER_TYPE): { workflow: Workflow; node: INode } {
+function workflowWith(engine: N8nTestEngine, parameters: INodeParameters, credentials: INode['credentials'], withFlaky: boolean, type = TRIGGER_TYPE, workflowId = 'push-test'): { workflow: Workflow; node: INode } {
 	const node: INode = { id: 'trigger', name: 'Drive Monitoring Trigger', type, typeVersion: 1, position: [0, 0], parameters, credentials };
 	const nodes: INode[] = [node];
 	if (withFlaky) nodes.push({ id: 'flaky', name: 'Flaky', type: 'test.flaky', typeVersion: 1, position: [200, 0], parameters: {} });
 	const connections = withFlaky ? { [node.name]: { main: [[{ node: 'Flaky', type: 'main' as const, index: 0 }]] } } : {};
-	const workflow = new Workflow({ id: 'push-test', name: 'push test', nodes, connections, active: true, nodeTypes: engine.pack.nodeTypes, staticData: {} });
+	const workflow = new Workflow({ id: workflowId, name: `push test ${workflowId}`, nodes, connections, active: true, nodeTypes: engine.pack.nodeTypes, staticData: {} });
 	return { workflow, node };
 }
 
@@ -66,19 +67,30 @@ export async function activateTrigger(
 	engine: N8nTestEngine,
 	parameters: INodeParameters,
 	credentials: INode['credentials'],
-	options: { withFlaky?: boolean; holdExecutions?: () => boolean; onEmit?: (items: INodeExecutionData[]) => void } = {},
+	options: {
+		withFlaky?: boolean;
+		holdExecutions?: () => boolean;
+		onEmit?: (items: INodeExecutionData[]) => void;
+		/** Each workflow has its own id (n8n's), so its own client; 'push-test' unless told. */
+		workflowId?: string;
+		/** An execution that never reports back (a worker killed mid-run): its donePromise never settles. */
+		neverReports?: (items: INodeExecutionData[]) => boolean;
+		/** Stands in for n8n's logger in the trigger's context. */
+		logger?: Logger;
+	} = {},
 ): Promise<ActiveTrigger> {
-	const { workflow, node } = workflowWith(engine, parameters, credentials, options.withFlaky ?? false, PUSH_TRIGGER_TYPE);
+	const { workflow, node } = workflowWith(engine, parameters, credentials, options.withFlaky ?? false, PUSH_TRIGGER_TYPE, options.workflowId);
 	const data = engine.additionalData();
 	const state: ActiveTrigger = { emitted: [], runs: [], errors: [], close: async () => undefined };
 	const execute = async (items: INodeExecutionData[][], done?: Done) => {
 		const run = await engine.executeFrom(workflow, node, items, 'trigger');
 		state.runs.push(run);
 		while (options.holdExecutions?.()) await new Promise((r) => setTimeout(r, 10));
+		if (options.neverReports?.(items[0])) return;
 		done?.resolve(run);
 	};
-	const getTriggerFunctions = (wf: Workflow, n: INode, add: IWorkflowExecuteAdditionalData, mode: 'trigger', activation: 'activate') =>
-		new TriggerContext(
+	const getTriggerFunctions = (wf: Workflow, n: INode, add: IWorkflowExecuteAdditionalData, mode: 'trigger', activation: 'activate') => {
+		const context = new TriggerContext(
 			wf,
 			n,
 			add,
@@ -91,6 +103,9 @@ export async function activateTrigger(
 			},
 			(error) => state.errors.push(error),
 		);
+		if (options.logger) Object.defineProperty(context, 'logger', { value: options.logger });
+		return context;
+	};
 	const response: ITriggerResponse | undefined = await new TriggersAndPollers().runTriggerFunction(
 		workflow,
 		node,

@@ -90,6 +90,75 @@ describe.each(['amqp', 'mqtt'] as const)('push mode over %s', (protocol) => {
   });
 });
 
+describe.each(['amqp', 'mqtt'] as const)('Events per Execution over %s', (protocol) => {
+  beforeAll(() => pushCredential(protocol));
+
+  test('one execution per batch: items in order, each event once, a partial batch after the Batch Window', async () => {
+    const trigger = await activate({ options: { eventsPerExecution: 5, batchWindow: 0.3 } });
+    const raised = Array.from({ length: 12 }, () => Number(fx.sim.control.raiseEvent(driveId, { eventType: 'Fault' }).id));
+    const emittedIds = () => trigger.emitted.flatMap((items) => items.map((item) => Number(item.json.id)));
+    await waitFor(() => raised.every((id) => emittedIds().includes(id)) && trigger.runs.length >= trigger.emitted.length, 'every raised event in a batch');
+    await new Promise((r) => setTimeout(r, 300)); // a repeat would show here
+    // Earlier tests' leftovers in the user's queue may come first; the raised ones once, in order.
+    expect(emittedIds().filter((id) => raised.includes(id))).toEqual(raised);
+    expect(trigger.emitted.every((items) => items.length <= 5)).toBe(true);
+    expect(trigger.emitted.length).toBeLessThan(raised.length); // batched, not one per event
+    expect(trigger.emitted.some((items) => items.length === 5)).toBe(true);
+    expect(trigger.runs.length).toBe(trigger.emitted.length);
+    expect(trigger.errors).toEqual([]);
+  });
+
+  test('every event of a failed batch comes back when acknowledging on success', async () => {
+    failing = true;
+    const trigger = await activate({ options: { eventsPerExecution: 4, batchWindow: 0.3, acknowledge: 'executionFinishesSuccessfully' } }, true);
+    const raised = Array.from({ length: 4 }, () => Number(fx.sim.control.raiseEvent(driveId, { eventType: 'Warning' }).id));
+    await waitFor(() => trigger.runs.length >= 1, 'the failing batch');
+    failing = false;
+    await waitFor(() => trigger.runs.some((r) => !r.data.resultData.error), 'the batch again, succeeding', 20_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const succeeded = trigger.runs.filter((r) => !r.data.resultData.error).flatMap((r) => r.data.resultData.runData['Drive Monitoring Trigger'][0].data!.main[0]!.map((i) => Number(i.json.id)));
+    expect(succeeded.sort((a, b) => a - b)).toEqual([...raised].sort((a, b) => a - b));
+    const ids = trigger.emitted.flatMap((items) => items.map((item) => Number(item.json.id)));
+    expect(new Set(ids)).toEqual(new Set(raised));
+    expect(ids.length).toBeGreaterThanOrEqual(2 * raised.length); // the failed ones emitted again
+  });
+});
+
+describe.each(['amqp', 'mqtt'] as const)('Execution Timeout over %s', (protocol) => {
+  beforeAll(() => pushCredential(protocol));
+
+  test('an execution that never reports back: its message is released after the timeout, a warning names it, and the trigger keeps consuming', async () => {
+    const logged: Record<'warn' | 'debug', string[]> = { warn: [], debug: [] };
+    const logger = { warn: (m: string) => logged.warn.push(m), debug: (m: string) => logged.debug.push(m), info: () => undefined, error: () => undefined };
+    const stuck = { id: NaN };
+    let lost = false;
+    // The first execution of the first event is lost (its donePromise never settles), as when a
+    // queue-mode worker is killed mid-run; Parallel Messages 1: without a timeout nothing more came.
+    const trigger = await activateTrigger(fx.engine, { dataTypes: ['AssetEvent'], options: { parallelMessages: 1, executionTimeout: 0.02 } } as never, PUSH, {
+      logger: logger as never,
+      neverReports: (items) => {
+        if (lost || Number(items[0].json.id) !== stuck.id) return false;
+        lost = true;
+        return true;
+      },
+    });
+    active.push(trigger);
+    stuck.id = Number(fx.sim.control.raiseEvent(driveId, { eventType: 'Fault' }).id);
+    const next = { id: Number(fx.sim.control.raiseEvent(driveId, { eventType: 'Warning' }).id) };
+    const emittedIds = () => trigger.emitted.map((items) => Number(items[0].json.id));
+    await waitFor(() => emittedIds().filter((id) => id === stuck.id).length === 2 && emittedIds().includes(next.id), 'the stuck event again, then the next one', 20_000);
+    // Released, not acknowledged: it came back, and the next one was taken too.
+    await new Promise((r) => setTimeout(r, 300)); // a third run of either would show here
+    expect(emittedIds().filter((id) => id === stuck.id || id === next.id).sort((a, b) => a - b)).toEqual([stuck.id, stuck.id, next.id].sort((a, b) => a - b));
+    expect(trigger.errors).toEqual([]);
+    const warning = logged.warn.find((m) => m.includes('did not report back'));
+    expect(warning).toContain(`AssetEvent AssetEvent:${driveId}:${String(stuck.id)}:Open`);
+    expect(warning).toMatch(/started at \d{4}-\d\d-\d\dT[\d:.]+Z .*Execution Timeout \(1\.2 s\).*released to the broker/);
+    expect(logged.debug.some((m) => /1 message\(s\) held, oldest held 1\.\d s, 1 execution\(s\) waiting/.test(m))).toBe(true);
+    expect(JSON.stringify(logged)).not.toContain(user.password);
+  });
+});
+
 describe.each(['amqp', 'mqtt'] as const)('published in n8n 2.41, over %s', (protocol) => {
   beforeAll(() => pushCredential(protocol));
 

@@ -1,8 +1,8 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { createPushReceiver, PUSH_DATA_TYPES, type PushDataType, type PushMessage, type PushReceiverOptions } from '../../../shared/push';
+import { Batcher, createPushReceiver, ExecutionWaits, PUSH_DATA_TYPES, triggerClientId, type PushDataType, type PushMessage, type PushReceiverOptions } from '../../../shared/push';
 import { passesFilters, readFilters, toItem } from '../../../nodes/DriveMonitoringTrigger/items';
-import { DEFAULT_PARALLEL_MESSAGES } from './description';
+import { DEFAULT_BATCH_WINDOW_SECONDS, DEFAULT_EXECUTION_TIMEOUT_MINUTES, DEFAULT_PARALLEL_MESSAGES, MAX_EVENTS_PER_EXECUTION } from './description';
 
 export const PUSH_CREDENTIAL_TYPE = 'driveMonitoringPushApi';
 
@@ -35,8 +35,10 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const acknowledge = (options.acknowledge as Acknowledge | undefined) ?? 'executionFinishes';
 	const includeRaw = options.includeRaw === true;
-	const filters = readFilters(this);
 	const manual = this.getMode() === 'manual';
+	// The editor's test listener takes one message: n8n runs only the first emit.
+	const batchSize = manual ? 1 : Math.min(MAX_EVENTS_PER_EXECUTION, Math.max(1, Math.floor(Number(options.eventsPerExecution ?? 1))));
+	const filters = readFilters(this);
 	const settings = receiverOptionsOf(await this.getCredentials(PUSH_CREDENTIAL_TYPE));
 	const logger = this.logger;
 	let receiver: ReturnType<typeof createPushReceiver>;
@@ -44,10 +46,12 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 		receiver = createPushReceiver({
 			...settings,
 			dataTypes,
-			// The editor's test listener takes one message: n8n runs only the first emit.
-			prefetch: manual ? 1 : Number(options.parallelMessages ?? DEFAULT_PARALLEL_MESSAGES),
-			// A test listener must not take over the persistent session of the active workflow.
-			clientId: manual ? `dm-${settings.userName}-test` : undefined,
+			// Flow control sized to the batch: the broker never pushes more than the trigger holds,
+			// and a batch can fill (unless the broker caps messages in flight lower).
+			prefetch: manual ? 1 : Math.max(batchSize, Number(options.parallelMessages ?? DEFAULT_PARALLEL_MESSAGES)),
+			// One client per workflow and node (its own MQTT session, its own AMQP link); a test
+			// listener has one of its own, so it never takes over the active workflow's session.
+			clientId: triggerClientId({ userName: settings.userName, workflowId: String(this.getWorkflow().id ?? ''), nodeId: node.id, purpose: manual ? 'test' : 'active' }),
 			persistentSession: !manual,
 			logger: {
 				debug: (message) => logger.debug(message),
@@ -59,33 +63,51 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 	} catch (error) {
 		throw new NodeOperationError(node, (error as Error).message);
 	}
+	const executions = new ExecutionWaits(
+		Math.round(Number(options.executionTimeout ?? DEFAULT_EXECUTION_TIMEOUT_MINUTES) * 60_000),
+		logger,
+		`Drive Monitoring Push Trigger of "${this.getWorkflow().name ?? String(this.getWorkflow().id)}"`,
+		'Check that execution in the Executions list; in queue mode, that its worker is running and reaches Redis. If executions legitimately take longer, raise Execution Timeout.',
+	);
 	receiver.on('end', (end) => {
 		if (end.error) this.emitError(new NodeOperationError(node, end.error.message));
 	});
 
-	const handle = async (message: PushMessage): Promise<void> => {
-		if (!passesFilters(filters, message)) return;
-		const items = [[toItem(message, includeRaw)]];
+	const execute = async (messages: PushMessage[]): Promise<void> => {
+		const items = [messages.map((message) => toItem(message, includeRaw))];
 		if (acknowledge === 'immediately') {
 			this.emit(items);
 			return;
 		}
 		const done = this.helpers.createDeferredPromise<IRun>();
 		this.emit(items, undefined, done);
-		const run = await done.promise;
+		const run = await executions.wait(messages, done.promise);
 		if (acknowledge === 'executionFinishesSuccessfully' && run.data.resultData.error) {
-			throw new NodeOperationError(node, `The execution for ${message.dataType} ${message.id} failed; the message stays with the broker`);
+			const which = messages.length === 1 ? `${messages[0].dataType} ${messages[0].id}` : `${messages.length} messages from ${messages[0].id}`;
+			throw new NodeOperationError(node, `The execution for ${which} failed; the messages stay with the broker`);
 		}
+	};
+	const batches = batchSize > 1 ? new Batcher(batchSize, Math.round(Number(options.batchWindow ?? DEFAULT_BATCH_WINDOW_SECONDS) * 1000), execute) : undefined;
+	// Filters apply before batching; the receiver has already dropped redeliveries.
+	const handle = async (message: PushMessage): Promise<void> => {
+		if (!passesFilters(filters, message)) return;
+		await (batches ? batches.add(message) : execute([message]));
 	};
 
 	const start = async (): Promise<void> => {
 		try {
 			await receiver.start(handle);
 		} catch (error) {
+			batches?.close();
+			executions.close();
 			throw new NodeOperationError(node, (error as Error).message);
 		}
 	};
-	const closeFunction = async () => await receiver.close();
+	const closeFunction = async () => {
+		batches?.close();
+		executions.close();
+		await receiver.close();
+	};
 	if (manual) return { closeFunction, manualTriggerFunction: start };
 	await start();
 	return { closeFunction };
