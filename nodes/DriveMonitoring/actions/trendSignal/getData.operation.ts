@@ -1,3 +1,4 @@
+import { answersCompact } from '../compact';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ParamData } from '../../../../shared/schemas';
@@ -92,7 +93,8 @@ export const getData: Operation = {
 				? await client.assetData.queryTrendSignalData(query)
 				: await client.ranges.trendSignalData({ ...query, level: await levelForHistoryCheck.call(this, client, assetId, startTime, 'trendSignal') });
 		const simplify = this.getNodeParameter('simplify', itemIndex) as boolean;
-		if (this.getNodeParameter('output', itemIndex) !== 'point') return byParameter(data.paramDatas, simplify);
+		// A model gets per-signal summaries, which the compactor builds from series by parameter.
+		if (answersCompact.call(this) || this.getNodeParameter('output', itemIndex) !== 'point') return byParameter(data.paramDatas, simplify);
 		const byCode = this.getNodeParameter('columnNames', itemIndex, 'label') === 'code';
 		return byPoint(data.paramDatas, simplify, byCode ? (config) => config.code : undefined);
 	},
