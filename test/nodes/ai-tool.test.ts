@@ -109,3 +109,21 @@ test('a long event list as a tool: the newest 20 with the total and how to get m
 	const ids = new Set(full.map((e) => e.id));
 	for (const entry of entries) expect(ids.has(entry.id)).toBe(true);
 });
+
+test('a date in words from a model fails with a message that says what to send', async () => {
+	const drive = f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium', 'Premium drive');
+	const result = await f.engine.run(
+		workflow(TOOL_TYPE, {
+			resource: 'event',
+			operation: 'getMany',
+			asset: { __rl: true, mode: 'id', value: drive.id },
+			startTime: 'two weeks ago',
+			endTime: '2026-01-01T00:00:00Z',
+			returnAll: true,
+			filters: {},
+			options: {},
+		}),
+	);
+	// n8n's agent hands the model only the message, so the message itself names the format.
+	expect(result.nodeError('Drive Monitoring')?.message).toMatch(/^Start Time: "two weeks ago" is not a date; send an ISO 8601 date-time such as \d{4}-/);
+});

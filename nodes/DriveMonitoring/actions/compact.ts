@@ -131,10 +131,21 @@ export function compactAnswer(items: INodeExecutionData[], maxBytes: number): IN
 		const size = Buffer.byteLength(JSON.stringify(answer));
 		if (size <= maxBytes) return answer;
 		if (points <= 1 && listSize <= 1) {
-			const text = JSON.stringify(answer.map((i) => i.json)).slice(0, maxBytes - 400);
-			return [{ json: { truncated: true, note: 'The answer was cut to fit the tool answer limit. Ask for a shorter time range or one asset or signal at a time.', partialJson: text } }];
+			return [{ json: cutToFit(JSON.stringify(answer.map((i) => i.json)), maxBytes) }];
 		}
 	}
+}
+
+/** The last resort: the start of the answer's JSON as text, escaped quotes included, under the bound. */
+function cutToFit(text: string, maxBytes: number): IDataObject {
+	const cut = (length: number): IDataObject => ({
+		truncated: true,
+		note: 'The answer was cut to fit the tool answer limit. Ask for a shorter time range or one asset or signal at a time.',
+		partialJson: text.slice(0, length),
+	});
+	let length = maxBytes;
+	while (length > 0 && Buffer.byteLength(JSON.stringify(cut(length))) > maxBytes) length = Math.floor(length * 0.9);
+	return cut(length);
 }
 
 function shape(entries: IDataObject[], points: number, listSize: number): INodeExecutionData[] {

@@ -10,7 +10,7 @@ export const getData: Operation = {
 	option: {
 		name: 'Get Data',
 		value: 'getData',
-		action: 'Get trend and signal time series',
+		action: 'Get trend and signal time series: returns measured values (e.g. motor current, temperature) of one asset over a time range: per signal its unit, min, max, mean, last value and a series of at most 100 points; use for "how is pump 3 running?". Needs signal codes from Get Trend and Signal Configuration',
 		description:
 			'Get the time series of selected trend/signal codes of an asset: raw points for ranges up to 1 hour, 5-minute min/avg/max beyond; long ranges are split into 30-day queries',
 	},
@@ -25,7 +25,7 @@ export const getData: Operation = {
 			default: [],
 			required: true,
 			description:
-				'Trend and signal codes to query. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				'Trend and signal codes to query, e.g. the codes Trend and Signal > Get Configuration lists for the asset. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		...timeRange(timeRangeDefaults.last24Hours, 'time series'),
 		{
