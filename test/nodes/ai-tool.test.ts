@@ -127,3 +127,27 @@ test('a date in words from a model fails with a message that says what to send',
 	// n8n's agent hands the model only the message, so the message itself names the format.
 	expect(result.nodeError('Drive Monitoring')?.message).toMatch(/^Start Time: "two weeks ago" is not a date; send an ISO 8601 date-time such as \d{4}-/);
 });
+
+test('a logger file as a tool: named, sized and typed, with no bytes in the answer', async () => {
+	const drive = f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium' && a.cbmCapable, 'Premium CBM drive');
+	const now = f.sim.clock.now();
+	const events = await f.direct.ranges.events({ assetId: drive.id, startTime: new Date(now - 60 * DAY), endTime: new Date(now) });
+	const withLogger = events.find((e) => e.isHasEventLogger);
+	expect(withLogger).toBeDefined();
+	const parameters: INodeParameters = {
+		resource: 'event',
+		operation: 'getLoggerFile',
+		asset: { __rl: true, mode: 'id', value: drive.id },
+		eventId: String(withLogger!.id),
+		linkOnly: false,
+		binaryPropertyName: 'logger',
+	};
+	const asWorkflow = (await f.engine.run(workflow(NODE_TYPE, parameters))).output('Drive Monitoring')!;
+	const file = asWorkflow[0].binary!.logger;
+	const result = await f.engine.run(workflow(TOOL_TYPE, parameters));
+	expect(result.nodeError('Drive Monitoring')).toBeUndefined();
+	const [item] = result.output('Drive Monitoring')!;
+	expect(item.binary).toBeUndefined();
+	expect(item.json.files).toEqual([{ binaryProperty: 'logger', fileName: file.fileName, fileSize: file.fileSize, mimeType: file.mimeType }]);
+	expect(JSON.stringify(item.json)).not.toContain(file.data.slice(0, 40));
+});
