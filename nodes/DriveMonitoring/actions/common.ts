@@ -96,7 +96,7 @@ export function getIdParameter(this: IExecuteFunctions, name: LocatorKind, itemI
 	if (!/^[0-9]+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`${LOCATORS[name].displayName}: ${JSON.stringify(value ?? '')} is not a valid ID`,
+			`${LOCATORS[name].displayName}: ${JSON.stringify(value ?? '')} is not a valid ID; send its numeric ID (a positive whole number)`,
 			{ itemIndex, description: `The ${LOCATORS[name].displayName} ID must be a positive whole number. Pick one from the list or check the expression.` },
 		);
 	}
@@ -135,7 +135,8 @@ export function getDateParameter(this: IExecuteFunctions, name: string, displayN
 	const raw = this.getNodeParameter(name, itemIndex, '') as unknown;
 	const parsed = toDateTime(raw, this.getTimezone());
 	if (!parsed) {
-		throw new NodeOperationError(this.getNode(), `${displayName}: ${JSON.stringify(raw)} is not a date`, {
+		throw new NodeOperationError(this.getNode(), `${displayName}: ${JSON.stringify(raw)} is not a date; send an ISO 8601 date-time such as 2026-05-01T08:00:00Z`, {
+			// A model sees only the message (n8n's agent drops the description): the message says what to send.
 			itemIndex,
 			description: `Pick a date in "${displayName}" or give an ISO 8601 date-time such as 2026-05-01T08:00:00Z.`,
 		});
@@ -153,7 +154,7 @@ export function getCalendarDateParameter(
 	const raw = this.getNodeParameter(name, itemIndex, '') as unknown;
 	const parsed = toDateTime(raw, this.getTimezone(), { keepLocalDate: true });
 	if (!parsed) {
-		throw new NodeOperationError(this.getNode(), `${displayName}: ${JSON.stringify(raw)} is not a date`, {
+		throw new NodeOperationError(this.getNode(), `${displayName}: ${JSON.stringify(raw)} is not a date; send one as YYYY-MM-DD`, {
 			itemIndex,
 			description: `Pick a date in "${displayName}" or give one as YYYY-MM-DD.`,
 		});
@@ -190,7 +191,7 @@ export function timeRange(defaultStart: string, what: string): INodeProperties[]
 			type: 'dateTime',
 			default: defaultStart,
 			required: true,
-			description: `Start of the ${what} (read in the workflow's time zone unless it carries an offset)`,
+			description: `Start of the ${what}, as an ISO 8601 date-time such as 2026-05-01T08:00:00Z (read in the workflow's time zone unless it carries an offset)`,
 		},
 		{
 			displayName: 'End Time',
@@ -198,7 +199,7 @@ export function timeRange(defaultStart: string, what: string): INodeProperties[]
 			type: 'dateTime',
 			default: defaultEnd,
 			required: true,
-			description: `End of the ${what}`,
+			description: `End of the ${what}, as an ISO 8601 date-time such as 2026-05-01T08:00:00Z; the current time for "until now"`,
 		},
 	];
 }

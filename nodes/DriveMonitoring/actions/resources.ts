@@ -14,6 +14,7 @@ import { parameterBackup } from './parameterBackup/ParameterBackup.resource';
 import { report } from './report/Report.resource';
 import { trendSignal } from './trendSignal/TrendSignal.resource';
 import { parallelRequestsOption } from './common';
+import { toolAnswerOptions } from './compact';
 import type { Operation, Resource } from './types';
 
 export const resources: Resource[] = [
@@ -76,11 +77,11 @@ function propertiesOf(operation: Operation): INodeProperties[] {
 	if (!existing) {
 		return [
 			...operation.properties,
-			{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [parallelRequestsOption] },
+			{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [parallelRequestsOption, ...toolAnswerOptions].sort(byDisplayName) },
 		];
 	}
 	return operation.properties.map((p) =>
-		p === existing ? { ...p, options: [...(p.options ?? []), parallelRequestsOption].sort(byDisplayName) } : p,
+		p === existing ? { ...p, options: [...(p.options ?? []), parallelRequestsOption, ...toolAnswerOptions].sort(byDisplayName) } : p,
 	);
 }
 

@@ -5,6 +5,7 @@ import { createNodeClient } from '../transport';
 import { errorOutput, isCredentialFailure, toNodeError } from '../helpers/errors';
 import { getParallelRequests } from './common';
 import { findOperation } from './resources';
+import { compactAnswer, toolAnswerSettings } from './compact';
 
 type ItemResult = { output: INodeExecutionData[] } | { error: NodeApiError | NodeOperationError };
 
@@ -25,6 +26,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// Read operations: Options > Parallel Requests bounds the requests in flight, across items and
 	// the pieces of a long range alike (the client's limiter). Changes run one at a time anyway.
 	const parallelRequests = operation.readOnly ? getParallelRequests.call(this) : undefined;
+	const toolAnswer = operation.readOnly ? toolAnswerSettings.call(this) : undefined;
 	const client = await createNodeClient.call(this, { concurrency: parallelRequests });
 	const continueOnFail = this.continueOnFail();
 	const runItem = async (itemIndex: number): Promise<ItemResult> => {
@@ -51,6 +53,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 		for (const item of result.output) returnData.push({ ...item, pairedItem: { item: itemIndex } });
 	});
+	// An AI tool call gets an answer sized for a model (see compact.ts); workflows get every item.
+	if (toolAnswer?.compact) return [compactAnswer(returnData, toolAnswer.maxBytes).map((item) => ({ ...item, pairedItem: { item: 0 } }))];
 	return [returnData];
 }
 

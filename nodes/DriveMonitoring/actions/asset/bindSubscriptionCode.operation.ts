@@ -6,7 +6,7 @@ export const bindSubscriptionCode: Operation = {
 	option: {
 		name: 'Bind Subscription Code',
 		value: 'bindSubscriptionCode',
-		action: 'Bind a subscription code to an asset',
+		action: 'Bind a subscription code to an asset. CHANGES THE FLEET: binds a subscription code to an asset (by ID); use only when a person gave the code',
 		description:
 			'Activate a subscription on a drive or motor with a subscription code (not for powertrains; NETA-21 assets take Premium codes only)',
 	},

@@ -74,7 +74,7 @@ export const createDrive: Operation = {
 	option: {
 		name: 'Create Drive',
 		value: 'createDrive',
-		action: 'Create a drive asset',
+		action: 'Create a drive asset. CHANGES THE FLEET: registers a new drive asset by serial number in a group and returns its ID; use only when a person asked to add a drive',
 		description:
 			'Register a drive behind a NETA-21 or IoT Panel gateway in an asset group and plant (drives only; not for motors or powertrains)',
 	},

@@ -7,7 +7,7 @@ export const get: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',
-		action: 'Get an asset',
+		action: 'Get an asset: returns one asset by ID: name, type, status, group, plant and subscription level; use to check an asset or to confirm an ID before other calls',
 		description: 'Get the details of a drive or motor: model, firmware, gateway, plant, last data received, expert service',
 	},
 	readOnly: true,

@@ -6,7 +6,7 @@ export const getManyInGroup: Operation = {
 	option: {
 		name: 'Get Many in Group',
 		value: 'getManyInGroup',
-		action: 'Get assets of an asset group',
+		action: 'Get assets of an asset group: list the assets of one asset group (ID, name, type, status); use to see what is in a group or a line',
 		description: 'List the assets of one asset group of an end-user organization, one item per asset',
 	},
 	readOnly: true,

@@ -6,7 +6,7 @@ export const getManyInOrganization: Operation = {
 	option: {
 		name: 'Get Many in Organization',
 		value: 'getManyInOrganization',
-		action: 'Get assets of an organization',
+		action: 'Get assets of an organization: list the assets of an organization (ID, name, type, status, group); a long list answers with the newest 20 and the total; use to find an asset ID by name',
 		description: 'List the drives, motors and powertrains of an end-user organization, one item per asset',
 	},
 	readOnly: true,

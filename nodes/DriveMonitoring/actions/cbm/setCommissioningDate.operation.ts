@@ -6,7 +6,7 @@ export const setCommissioningDate: Operation = {
 	option: {
 		name: 'Set Commissioning Date',
 		value: 'setCommissioningDate',
-		action: 'Set the commissioning date of a component',
+		action: 'Set the commissioning date of a component. CHANGES THE FLEET: sets when a component was commissioned; use only when a person gave the date',
 		description:
 			'Set when a fan, IGBT or capacitor of a drive was put into service (after a replacement), so the maintenance prediction restarts from it (Standard and Premium levels only)',
 	},

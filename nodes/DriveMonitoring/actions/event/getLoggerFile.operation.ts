@@ -8,7 +8,7 @@ export const getLoggerFile: Operation = {
 	option: {
 		name: 'Get Logger File',
 		value: 'getLoggerFile',
-		action: 'Get the logger file of an event',
+		action: 'Get the logger file of an event: returns the logger file of one event (by event ID) as a file: answers with its name, size and type, not its content; use when a person wants the recording of a fault',
 		description:
 			'Download the event logger file(s) recorded around an event as binary data, one item per file (Standard and Premium levels only)',
 	},

@@ -8,7 +8,7 @@ export const getMany: Operation = {
 	option: {
 		name: 'Get Many',
 		value: 'getMany',
-		action: 'Get events of an asset',
+		action: 'Get events of an asset: list the events (faults, warnings, notices) of one asset in a time range, newest first, the newest 20 and the total; use for "did it fault this week?"',
 		description:
 			'List the faults, warnings and notifications of an asset in a time range, one item per event; long ranges are split into 7-day queries',
 	},

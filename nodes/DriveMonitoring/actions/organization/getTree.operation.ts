@@ -7,7 +7,7 @@ export const getTree: Operation = {
 	option: {
 		name: 'Get Tree',
 		value: 'getTree',
-		action: 'Get the organization tree',
+		action: 'Get the organization tree: returns the organization with its plants and asset groups (IDs and names); use to find a group or plant ID by name',
 		description:
 			"Get the organization's tree: asset groups and plants of an end-user organization, or the served organizations of a service provider",
 	},

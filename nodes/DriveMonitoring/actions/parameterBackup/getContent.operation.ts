@@ -6,7 +6,7 @@ export const getContent: Operation = {
 	option: {
 		name: 'Get Content',
 		value: 'getContent',
-		action: 'Get the content of a parameter backup',
+		action: 'Get the content of a parameter backup: returns the parameter values stored in one parameter backup (by backup ID); use to check or compare drive settings',
 		description: 'Get the parameter values stored in one backup of a drive, one item per parameter (or per group)',
 	},
 	readOnly: true,

@@ -7,7 +7,7 @@ export const getMany: Operation = {
 	option: {
 		name: 'Get Many',
 		value: 'getMany',
-		action: 'Get parameter backups of a drive',
+		action: 'Get parameter backups of a drive: list the parameter backups of one drive in a time range (ID, time, kind); use to find a backup before reading its content',
 		description: 'List the parameter backups of a drive taken in a time range (at most 365 days), one item per backup',
 	},
 	readOnly: true,

@@ -104,7 +104,7 @@ export const create: Operation = {
 	option: {
 		name: 'Create',
 		value: 'create',
-		action: 'Create a report',
+		action: 'Create a report: request a new report for an asset and return the report ID (it is generated in the background); use when a person asked for a report',
 		description:
 			'Generate a PDF report on one asset or a fleet over 7 to 90 days, optionally wait until it is ready and download it (Basic level and above)',
 	},

@@ -7,7 +7,7 @@ export const download: Operation = {
 	option: {
 		name: 'Download',
 		value: 'download',
-		action: 'Download a report',
+		action: 'Download a report: download a generated report (by report ID) as a file: answers with its name, size and type; use after Get Reports when a person wants the document',
 		description: 'Download a generated report as a PDF file (binary data), or get its temporary link',
 	},
 	readOnly: true,

@@ -1,3 +1,4 @@
+import { answersCompact } from '../compact';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ParamData } from '../../../../shared/schemas';
@@ -9,7 +10,7 @@ export const getData: Operation = {
 	option: {
 		name: 'Get Data',
 		value: 'getData',
-		action: 'Get trend and signal time series',
+		action: 'Get trend and signal time series: returns measured values (e.g. motor current, temperature) of one asset over a time range: per signal its unit, min, max, mean, last value and a series of at most 100 points; use for "how is pump 3 running?". Needs signal codes from Get Trend and Signal Configuration',
 		description:
 			'Get the time series of selected trend/signal codes of an asset: raw points for ranges up to 1 hour, 5-minute min/avg/max beyond; long ranges are split into 30-day queries',
 	},
@@ -24,7 +25,7 @@ export const getData: Operation = {
 			default: [],
 			required: true,
 			description:
-				'Trend and signal codes to query. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				'Trend and signal codes to query, e.g. the codes Trend and Signal > Get Configuration lists for the asset. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		...timeRange(timeRangeDefaults.last24Hours, 'time series'),
 		{
@@ -92,7 +93,8 @@ export const getData: Operation = {
 				? await client.assetData.queryTrendSignalData(query)
 				: await client.ranges.trendSignalData({ ...query, level: await levelForHistoryCheck.call(this, client, assetId, startTime, 'trendSignal') });
 		const simplify = this.getNodeParameter('simplify', itemIndex) as boolean;
-		if (this.getNodeParameter('output', itemIndex) !== 'point') return byParameter(data.paramDatas, simplify);
+		// A model gets per-signal summaries, which the compactor builds from series by parameter.
+		if (answersCompact.call(this) || this.getNodeParameter('output', itemIndex) !== 'point') return byParameter(data.paramDatas, simplify);
 		const byCode = this.getNodeParameter('columnNames', itemIndex, 'label') === 'code';
 		return byPoint(data.paramDatas, simplify, byCode ? (config) => config.code : undefined);
 	},
