@@ -116,6 +116,18 @@ describe('every endpoint answered 102403 (the subscription lookup too)', () => {
     expect(ms).toBeLessThanOrEqual(DEADLINE_MS + MARGIN_MS);
   });
 
+  // The calls that lead to more requests: the level read first ('auto'), then split windows.
+  test.each<[string, (c: DriveMonitoringClient) => Promise<unknown>]>([
+    ['events over a range, level read first', (c) => c.ranges.events({ assetId: 7, startTime: day(200), endTime: day(1), level: 'auto' })],
+    ['events over a range in 29 windows', (c) => c.ranges.events({ assetId: 7, startTime: day(200), endTime: day(1), level: 'Premium' })],
+    ['trend and signal data over a range, level read first', (c) => c.ranges.trendSignalData({ assetId: 7, parameters: ['P1'], startTime: day(200), endTime: day(1), level: 'auto' })],
+  ])('%s settles within its deadline with a typed error', async (_name, call) => {
+    const { outcome, ms } = await settle(call(client), DEADLINE_MS + MARGIN_MS);
+    expect(outcome).not.toEqual({ hung: true });
+    expect(outcome).toBeInstanceOf(DriveMonitoringError);
+    expect(ms).toBeLessThanOrEqual(DEADLINE_MS + MARGIN_MS);
+  });
+
   test('E19 gives the original 102403, without a level it could not read', async () => {
     paths.length = 0;
     const { outcome } = await settle(client.assetData.getCbm({ assetId: 8 }), DEADLINE_MS + MARGIN_MS);
