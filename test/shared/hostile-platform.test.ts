@@ -137,3 +137,52 @@ describe('every endpoint answered 102403 (the subscription lookup too)', () => {
     expect(paths.filter((p) => p.includes('/assetmanagement/subscription/8'))).toHaveLength(1);
   });
 });
+
+describe('a platform that never finishes', () => {
+  let slow: ReturnType<typeof createServer>;
+  let slowClient: DriveMonitoringClient;
+  const open = new Set<ServerResponse>();
+
+  beforeAll(async () => {
+    // The token endpoint never answers; API requests get their headers and a body that never ends.
+    slow = createServer((req: IncomingMessage, res: ServerResponse) => {
+      req.resume();
+      open.add(res);
+      if ((req.url ?? '').includes('/oauth2/v2.0/token')) return;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"payload":[');
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    slowClient = createClient({ ...CODE_SERVER_CREDENTIALS, baseUrl, authUrl: baseUrl, tokenCache: new TokenCache(), timeoutMs: TIMEOUT_MS, deadlineMs: DEADLINE_MS });
+  });
+
+  afterAll(async () => {
+    await slowClient.close();
+    for (const res of open) res.destroy();
+    slow.closeAllConnections();
+    await new Promise<void>((resolve) => slow.close(() => resolve()));
+  });
+
+  test('a token endpoint that never answers: the call ends at its deadline with a typed error', async () => {
+    const { outcome, ms } = await settle(slowClient.organization.get(), DEADLINE_MS + MARGIN_MS);
+    expect(outcome).not.toEqual({ hung: true });
+    expect(outcome).toBeInstanceOf(DriveMonitoringError);
+    expect(ms).toBeLessThanOrEqual(DEADLINE_MS + MARGIN_MS);
+  });
+
+  test('a body that never ends: the call ends within its deadline with a typed error', async () => {
+    // Tokens from the first platform, answers from this one.
+    const tokens = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const baseUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    const bodyClient = createClient({ ...CODE_SERVER_CREDENTIALS, baseUrl, authUrl: tokens, tokenCache: new TokenCache(), timeoutMs: TIMEOUT_MS, deadlineMs: DEADLINE_MS });
+    try {
+      const { outcome, ms } = await settle(bodyClient.assets.get({ id: 7 }), DEADLINE_MS + MARGIN_MS);
+      expect(outcome).not.toEqual({ hung: true });
+      expect(outcome).toBeInstanceOf(DriveMonitoringError);
+      expect(ms).toBeLessThanOrEqual(DEADLINE_MS + MARGIN_MS);
+    } finally {
+      await bodyClient.close();
+    }
+  });
+});
