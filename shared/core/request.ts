@@ -21,7 +21,7 @@ import { toTransportError } from '../transport/errors';
 import type { Limiter } from './limiter';
 import type { SafeLogger } from './logger';
 import { backoffDelay, isRetryableStatus, retryAfterMs, type RetryPolicy } from './retry';
-import { callSignal, sleep } from './wait';
+import { callSignal, raceAbort, sleep } from './wait';
 
 export interface TokenAuth {
   credentials: ApiCredentials;
@@ -107,16 +107,13 @@ export class ApiCore {
 
   /** A 102403 names the level the asset holds when it can be read (one E9 call, cached by the client). */
   private async withLevelHeld(error: unknown, options: CallOptions<unknown>): Promise<unknown> {
-    if (!(error instanceof LevelDeniedError) || error.levelHeld !== undefined || !this.config.levelOf) return error;
-    // The subscription lookup is what explains; explaining its own refusal with itself waits on itself.
-    if (options.endpoint === 'E9') return error;
+    const levelOf = this.config.levelOf;
+    if (!(error instanceof LevelDeniedError) || error.levelHeld !== undefined || !levelOf) return error;
+    // The lookup is E9 itself: explaining its own 102403 with itself would wait on itself for ever.
+    if (options.endpoint === LEVEL_LOOKUP) return error;
     const assetId = assetIdOf(options);
     if (assetId === undefined) return error;
-    // An explanation is a courtesy: bounded by the per-attempt timeout, and any failure keeps the original error.
-    const signals = [AbortSignal.timeout(this.config.timeoutMs), options.signal, this.config.signal].filter((s): s is AbortSignal => s !== undefined);
-    const signal = AbortSignal.any(signals);
-    const gaveUp = new Promise<undefined>((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
-    const level = await Promise.race([this.config.levelOf(assetId, signal).catch(() => undefined), gaveUp]);
+    const level = await withinLimit((signal) => levelOf(assetId, signal), this.config.timeoutMs, [options.signal, this.config.signal]);
     if (level === undefined) return error;
     return new LevelDeniedError({ code: error.code, httpStatus: error.httpStatus, endpoint: error.endpoint, apiMessage: error.apiMessage, levelHeld: level });
   }
@@ -358,6 +355,24 @@ export function parseAnswer<T>(ref: EndpointRef, response: TransportResponse, sc
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${String(key)}`), 'payload');
+}
+
+/** The endpoint that reads an asset's level (its subscriptions). */
+const LEVEL_LOOKUP: EndpointId = 'E9';
+
+/**
+ * An explanation is best effort: it settles within `limitMs` or when a signal aborts, and any
+ * failure gives undefined so that the caller keeps the original error as it was.
+ */
+async function withinLimit<T>(work: (signal?: AbortSignal) => Promise<T>, limitMs: number, signals: Array<AbortSignal | undefined>): Promise<T | undefined> {
+  const bound = callSignal(signals, limitMs);
+  try {
+    return await raceAbort(work(bound.signal), bound.signal);
+  } catch {
+    return undefined;
+  } finally {
+    bound.clear();
+  }
 }
 
 /** The asset a call is about (path or body), for naming its level in a 102403. */
