@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-unused-vars -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-unused-vars, no-console -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The API core against the in-process simulator, each figure against a baseline of the same run:
 // request overhead vs raw undici, a year of events via the range function vs a hand-written
 // sequential loop, and token requests under 100 concurrent callers.
@@ -70,13 +70,15 @@ async function overhead(sim: Simulator): Promise<Figure> {
   await agent.close();
   await client.close();
   const ratio = median(ratios);
+  // Each pair's ratio, so a results file can quote the spread the median was taken from.
+  console.error(`bench: core E8 pair ratios ${ratios.map((r) => r.toFixed(2)).join(' ')} (core ${coreRates.map((r) => r.toFixed(0)).join(' ')}; raw ${rawRates.map((r) => r.toFixed(0)).join(' ')} req/s)`);
   return {
     name: `E8 requests/s through the core (validation, token cache, schema) at concurrency ${OVERHEAD_CONCURRENCY}, median of ${OVERHEAD_ROUNDS} adjacent pairs`,
     value: `${median(coreRates).toFixed(0)} req/s`,
     baseline: `${median(rawRates).toFixed(0)} req/s raw undici + JSON.parse`,
     ratio: ratio.toFixed(2),
-    target: '>= 0.85',
-    met: ratio >= 0.85,
+    target: '>= 0.9',
+    met: ratio >= 0.9,
   };
 }
 

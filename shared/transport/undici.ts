@@ -39,21 +39,25 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
       const timeouts =
         req.timeoutMs && (req.timeoutMs !== headersTimeout || req.timeoutMs !== bodyTimeout) ? { headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs } : {};
       const { origin, path } = splitUrl(req.url);
-      const outcome = await agent
-        .request({ origin, path, method: req.method, headers: req.headers, body: req.body, signal, ...timeouts })
-        .then(async (res) => {
-          const declared = Number(res.headers['content-length'] ?? 0);
-          if (declared > maxBytes) {
-            res.body.destroy();
-            return { tooLarge: declared };
-          }
+      // One await per step and no promise chain of our own: this runs once per API call.
+      let response: TransportResponse | undefined;
+      let tooLarge = 0;
+      try {
+        const res = await agent.request({ origin, path, method: req.method, headers: req.headers, body: req.body, signal, ...timeouts });
+        const declared = Number(res.headers['content-length'] ?? 0);
+        if (declared > maxBytes) {
+          res.body.destroy();
+          tooLarge = declared;
+        } else {
           const body = Buffer.from(await res.body.arrayBuffer());
-          return body.length > maxBytes ? { tooLarge: body.length } : { response: { status: res.statusCode, headers: res.headers as TransportResponse['headers'], body } };
-        })
-        .catch((error: unknown) => ({ error }));
-      if ('error' in outcome) throw toTransportError(outcome.error, signal);
-      if ('tooLarge' in outcome) throw new TransportError({ reason: 'TOO_LARGE', detail: `response body of ${outcome.tooLarge} bytes is over the ${maxBytes}-byte limit` });
-      return outcome.response;
+          if (body.length > maxBytes) tooLarge = body.length;
+          else response = { status: res.statusCode, headers: res.headers as TransportResponse['headers'], body };
+        }
+      } catch (error) {
+        throw toTransportError(error, signal);
+      }
+      if (response === undefined) throw new TransportError({ reason: 'TOO_LARGE', detail: `response body of ${tooLarge} bytes is over the ${maxBytes}-byte limit` });
+      return response;
     },
     async close() {
       await agent.close();
