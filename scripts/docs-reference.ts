@@ -2,6 +2,7 @@
 // `npm run docs:reference`. test/docs/reference.test.ts fails when a checked-in file differs from what this renders.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { INodeProperties, INodeType } from 'n8n-workflow';
 import { CODE_INFO } from '../shared/errorCatalog';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -22,7 +23,79 @@ export function renderErrors(): string {
 	].join('\n');
 }
 
-export const REFERENCES: Record<string, () => string> = { 'errors.md': renderErrors };
+
+// The node files sit next to their codex (X.node.json), which plain resolution of 'X.node' would load instead.
+const NODE_FILES = [
+	'nodes/DriveMonitoring/DriveMonitoring',
+	'nodes/DriveMonitoringTrigger/DriveMonitoringTrigger',
+	'n8n-push/nodes/DriveMonitoringPushTrigger/DriveMonitoringPushTrigger',
+];
+
+function loadNode(file: string): INodeType {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const exports = require(join('..', `${file}.node.ts`)) as Record<string, new () => INodeType>;
+	return new (Object.values(exports)[0])();
+}
+
+const shown = (p: INodeProperties, skip: string[]): string =>
+	Object.entries(p.displayOptions?.show ?? {})
+		.filter(([key]) => !skip.includes(key))
+		.map(([key, values]) => `${key} = ${(values ?? []).map(String).join(' or ')}`)
+		.join('; ');
+
+const value = (v: unknown): string => (v === '' || v === undefined ? '' : `\`${JSON.stringify(v)}\``);
+
+function parameterRows(props: INodeProperties[], skip: string[], prefix = ''): string[] {
+	return props.flatMap((p) => {
+		const options =
+			p.type === 'options' || p.type === 'multiOptions'
+				? ` Options: ${(p.options ?? []).map((o) => ('value' in o ? `${o.name} (\`${String(o.value)}\`)` : o.name)).join(', ')}.`
+				: '';
+		const row = `| ${cell(prefix + p.displayName)} | \`${p.name}\` | ${p.type} | ${cell(value(p.default))} | ${p.required ? 'yes' : ''} | ${cell(shown(p, skip))} | ${cell(`${p.description ?? ''}${options}`.trim())} |`;
+		const nested = (p.options ?? []).flatMap((o) =>
+			'type' in o ? parameterRows([o as INodeProperties], skip, `${prefix}${p.displayName} › `) : 'values' in o ? parameterRows(o.values, skip, `${prefix}${p.displayName} › ${o.displayName} › `) : [],
+		);
+		return [row, ...nested];
+	});
+}
+
+const TABLE_HEAD = ['| Parameter | Name | Type | Default | Required | Shown when | Description |', '| --- | --- | --- | --- | --- | --- | --- |'];
+
+const matches = (p: INodeProperties, key: string, v: string): boolean => {
+	const values = p.displayOptions?.show?.[key];
+	return values === undefined || values.includes(v);
+};
+
+export function renderNodes(): string {
+	const out = ['# n8n nodes', '', 'Generated from the node descriptions by `npm run docs:reference`; do not edit by hand.', ''];
+	for (const file of NODE_FILES) {
+		const d = loadNode(file).description;
+		out.push(`## ${d.displayName}`, '', `\`${d.name}\`, from ${file}.node.ts. ${d.description}`, '');
+		const resource = d.properties.find((p) => p.name === 'resource');
+		if (!resource) {
+			out.push(...TABLE_HEAD, ...parameterRows(d.properties, []), '');
+			continue;
+		}
+		const operationProps = d.properties.filter((p) => p.name === 'operation');
+		const rest = d.properties.filter((p) => p !== resource && p.name !== 'operation');
+		for (const r of resource.options ?? []) {
+			if (!('value' in r)) continue;
+			const rv = String(r.value);
+			out.push(`### ${r.name}`, '', ...(r.description ? [r.description, ''] : []));
+			for (const opProp of operationProps.filter((p) => matches(p, 'resource', rv)))
+				for (const o of opProp.options ?? []) {
+					if (!('value' in o)) continue;
+					const ov = String(o.value);
+					const params = rest.filter((p) => matches(p, 'resource', rv) && matches(p, 'operation', ov));
+					out.push(`#### ${r.name}: ${o.name}`, '', `${o.action ?? o.name} (\`resource=${rv}\`, \`operation=${ov}\`). ${o.description ?? ''}`.trimEnd(), '');
+					out.push(...(params.length ? [...TABLE_HEAD, ...parameterRows(params, ['resource', 'operation'])] : ['No parameters.']), '');
+				}
+		}
+	}
+	return out.join('\n');
+}
+
+export const REFERENCES: Record<string, () => string> = { 'errors.md': renderErrors, 'n8n-nodes.md': renderNodes };
 
 if (require.main === module) {
 	for (const [name, render] of Object.entries(REFERENCES))

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODE_INFO } from '../../shared/errorCatalog';
+import { DriveMonitoring } from '../../nodes/DriveMonitoring/DriveMonitoring.node';
 import { REFERENCES } from '../../scripts/docs-reference';
 
 describe('generated references in docs/reference/', () => {
@@ -11,5 +12,14 @@ describe('generated references in docs/reference/', () => {
 	it('lists every error code of the catalog', () => {
 		const text = REFERENCES['errors.md']();
 		for (const code of Object.keys(CODE_INFO)) expect(text).toContain(`| ${code} |`);
+	});
+
+	it('lists every operation of the action node with its action text', () => {
+		const text = REFERENCES['n8n-nodes.md']();
+		const operations = new DriveMonitoring().description.properties.filter((p) => p.name === 'operation');
+		expect(operations.length).toBeGreaterThan(5);
+		for (const prop of operations)
+			for (const option of prop.options ?? [])
+				if ('action' in option) expect(text).toContain(`${option.action} (\`resource=${prop.displayOptions?.show?.resource?.[0]}\`, \`operation=${option.value}\`)`);
 	});
 });
