@@ -3,6 +3,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INodeProperties, INodeType } from 'n8n-workflow';
+import { z } from 'zod/v4';
+import { envSchema } from '../bot/config/env';
+import { botConfigSchema } from '../bot/config/schema';
 import { CODE_INFO } from '../shared/errorCatalog';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -95,7 +98,84 @@ export function renderNodes(): string {
 	return out.join('\n');
 }
 
-export const REFERENCES: Record<string, () => string> = { 'errors.md': renderErrors, 'n8n-nodes.md': renderNodes };
+interface ZodInfo {
+	type: string;
+	default?: unknown;
+	required: boolean;
+	description?: string;
+	inner?: z.ZodType;
+}
+
+/** Unwraps optional/default/transform layers to the value's type, collecting default, optionality and description. */
+function describeZod(schema: z.ZodType): ZodInfo {
+	const info: ZodInfo = { type: '', required: true };
+	let current: z.ZodType = schema;
+	for (;;) {
+		info.description ??= current.description;
+		const def = current._zod.def as unknown as Record<string, unknown> & { type: string };
+		if (def.type === 'optional') info.required = false;
+		else if (def.type === 'default' || def.type === 'prefault') {
+			info.required = false;
+			info.default ??= def.defaultValue;
+		} else if (def.type === 'pipe') {
+			current = def.in as z.ZodType;
+			continue;
+		} else {
+			info.type =
+				def.type === 'enum'
+					? Object.values(def.entries as Record<string, string>).map((v) => `\`${v}\``).join(' \\| ')
+					: def.type === 'array'
+						? `array of ${describeZod(def.element as z.ZodType).type}`
+						: def.type === 'union'
+							? (def.options as z.ZodType[]).map((o) => describeZod(o).type).join(' or ')
+							: def.type;
+			if (def.type === 'object' || (def.type === 'array' && (def.element as z.ZodType)._zod.def.type === 'object')) info.inner = current;
+			return info;
+		}
+		current = def.innerType as z.ZodType;
+	}
+}
+
+function configRows(schema: z.ZodType, path: string): string[] {
+	const def = schema._zod.def as unknown as { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType };
+	const object = def.type === 'array' ? (def.element as z.ZodType) : schema;
+	const shape = (object._zod.def as unknown as { shape: Record<string, z.ZodType> }).shape;
+	const prefix = def.type === 'array' ? `${path}[].` : path ? `${path}.` : '';
+	return Object.entries(shape).flatMap(([key, field]) => {
+		const info = describeZod(field);
+		const row = `| \`${prefix}${key}\` | ${info.type} | ${info.default === undefined ? '' : cell(`\`${JSON.stringify(info.default)}\``)} | ${info.required ? 'yes' : ''} | ${cell(info.description ?? '')} |`;
+		return [row, ...(info.inner ? configRows(info.inner, `${prefix}${key}`) : [])];
+	});
+}
+
+export function renderBotConfiguration(): string {
+	const env = (envSchema._zod.def as unknown as { shape: Record<string, z.ZodType> }).shape;
+	return [
+		'# Slack bot configuration',
+		'',
+		'Generated from bot/config/schema.ts and bot/config/env.ts by `npm run docs:reference`; do not edit by hand.',
+		'',
+		'## Configuration file keys',
+		'',
+		'| Key | Type | Default | Required | Meaning |',
+		'| --- | --- | --- | --- | --- |',
+		...configRows(botConfigSchema, ''),
+		'',
+		'## Environment variables',
+		'',
+		'Secrets come only from the environment, never from the configuration file.',
+		'',
+		'| Variable | Type | Meaning |',
+		'| --- | --- | --- |',
+		...Object.entries(env).map(([name, field]) => {
+			const info = describeZod(field);
+			return `| \`${name}\` | ${info.type} | ${cell(info.description ?? '')} |`;
+		}),
+		'',
+	].join('\n');
+}
+
+export const REFERENCES: Record<string, () => string> = { 'errors.md': renderErrors, 'n8n-nodes.md': renderNodes, 'bot-configuration.md': renderBotConfiguration };
 
 if (require.main === module) {
 	for (const [name, render] of Object.entries(REFERENCES))

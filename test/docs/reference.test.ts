@@ -14,6 +14,12 @@ describe('generated references in docs/reference/', () => {
 		for (const code of Object.keys(CODE_INFO)) expect(text).toContain(`| ${code} |`);
 	});
 
+	it('gives every bot configuration key and environment variable a meaning', () => {
+		const rows = REFERENCES['bot-configuration.md']().split('\n').filter((line) => line.startsWith('| `'));
+		expect(rows.length).toBeGreaterThan(40);
+		for (const row of rows) expect(row).not.toMatch(/\|\s*\|$/);
+	});
+
 	it('lists every operation of the action node with its action text', () => {
 		const text = REFERENCES['n8n-nodes.md']();
 		const operations = new DriveMonitoring().description.properties.filter((p) => p.name === 'operation');
