@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 import { z } from 'zod/v4';
+import { ASSET_NOTE, SUBCOMMANDS } from '../bot/blocks/command';
 import { envSchema } from '../bot/config/env';
 import { botConfigSchema } from '../bot/config/schema';
 import { CODE_INFO } from '../shared/errorCatalog';
@@ -175,7 +176,21 @@ export function renderBotConfiguration(): string {
 	].join('\n');
 }
 
-export const REFERENCES: Record<string, () => string> = { 'errors.md': renderErrors, 'n8n-nodes.md': renderNodes, 'bot-configuration.md': renderBotConfiguration };
+export function renderBotCommands(): string {
+	const command = botConfigSchema.parse({}).command;
+	return [
+		'# Slack bot commands',
+		'',
+		`Generated from the bot's help list (bot/blocks/command.ts) by \`npm run docs:reference\`; do not edit by hand. The command is \`${command}\` unless the configuration key \`command\` names another. ${ASSET_NOTE}`,
+		'',
+		'| Command | What it does |',
+		'| --- | --- |',
+		...SUBCOMMANDS.map((s) => `| \`${cell(`${command} ${s.usage}`)}\` | ${cell(s.meaning === 'this list' ? 'the list of commands' : s.meaning)} |`),
+		'',
+	].join('\n');
+}
+
+export const REFERENCES: Record<string, () => string> = { 'errors.md': renderErrors, 'n8n-nodes.md': renderNodes, 'bot-configuration.md': renderBotConfiguration, 'bot-commands.md': renderBotCommands };
 
 if (require.main === module) {
 	for (const [name, render] of Object.entries(REFERENCES))
