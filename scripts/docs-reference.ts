@@ -3,6 +3,11 @@
 // `npm run docs:reference`. test/docs/reference.test.ts fails when a checked-in file differs from what this renders.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { INodeProperties, INodeType } from 'n8n-workflow';
+import { z } from 'zod/v4';
+import { ASSET_NOTE, SUBCOMMANDS } from '../bot/blocks/command';
+import { envSchema } from '../bot/config/env';
+import { botConfigSchema } from '../bot/config/schema';
 import { CODE_INFO } from '../shared/errorCatalog';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -23,7 +28,170 @@ export function renderErrors(): string {
 	].join('\n');
 }
 
-export const REFERENCES: Record<string, () => string> = { 'errors.md': renderErrors };
+
+// The node files sit next to their codex (X.node.json), which plain resolution of 'X.node' would load instead.
+const NODE_FILES = [
+	'nodes/DriveMonitoring/DriveMonitoring',
+	'nodes/DriveMonitoringTrigger/DriveMonitoringTrigger',
+	'n8n-push/nodes/DriveMonitoringPushTrigger/DriveMonitoringPushTrigger',
+];
+
+function loadNode(file: string): INodeType {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const exports = require(join('..', `${file}.node.ts`)) as Record<string, new () => INodeType>;
+	return new (Object.values(exports)[0])();
+}
+
+const shown = (p: INodeProperties, skip: string[]): string =>
+	Object.entries(p.displayOptions?.show ?? {})
+		.filter(([key]) => !skip.includes(key))
+		.map(([key, values]) => `${key} = ${(values ?? []).map(String).join(' or ')}`)
+		.join('; ');
+
+const value = (v: unknown): string => (v === '' || v === undefined ? '' : `\`${JSON.stringify(v)}\``);
+
+function parameterRows(props: INodeProperties[], skip: string[], prefix = ''): string[] {
+	return props.flatMap((p) => {
+		const options =
+			p.type === 'options' || p.type === 'multiOptions'
+				? ` Options: ${(p.options ?? []).map((o) => ('value' in o ? `${o.name} (\`${String(o.value)}\`)` : o.name)).join(', ')}.`
+				: '';
+		const row = `| ${cell(prefix + p.displayName)} | \`${p.name}\` | ${p.type} | ${cell(value(p.default))} | ${p.required ? 'yes' : ''} | ${cell(shown(p, skip))} | ${cell(`${p.description ?? ''}${options}`.trim())} |`;
+		const nested = (p.options ?? []).flatMap((o) =>
+			'type' in o ? parameterRows([o as INodeProperties], skip, `${prefix}${p.displayName} › `) : 'values' in o ? parameterRows(o.values, skip, `${prefix}${p.displayName} › ${o.displayName} › `) : [],
+		);
+		return [row, ...nested];
+	});
+}
+
+const TABLE_HEAD = ['| Parameter | Name | Type | Default | Required | Shown when | Description |', '| --- | --- | --- | --- | --- | --- | --- |'];
+
+const matches = (p: INodeProperties, key: string, v: string): boolean => {
+	const values = p.displayOptions?.show?.[key];
+	return values === undefined || values.includes(v);
+};
+
+export function renderNodes(): string {
+	const out = ['# n8n nodes', '', 'Generated from the node descriptions by `npm run docs:reference`; do not edit by hand.', ''];
+	for (const file of NODE_FILES) {
+		const d = loadNode(file).description;
+		out.push(`## ${d.displayName}`, '', `\`${d.name}\`, from ${file}.node.ts. ${d.description}`, '');
+		const resource = d.properties.find((p) => p.name === 'resource');
+		if (!resource) {
+			out.push(...TABLE_HEAD, ...parameterRows(d.properties, []), '');
+			continue;
+		}
+		const operationProps = d.properties.filter((p) => p.name === 'operation');
+		const rest = d.properties.filter((p) => p !== resource && p.name !== 'operation');
+		for (const r of resource.options ?? []) {
+			if (!('value' in r)) continue;
+			const rv = String(r.value);
+			out.push(`### ${r.name}`, '', ...(r.description ? [r.description, ''] : []));
+			for (const opProp of operationProps.filter((p) => matches(p, 'resource', rv)))
+				for (const o of opProp.options ?? []) {
+					if (!('value' in o)) continue;
+					const ov = String(o.value);
+					const params = rest.filter((p) => matches(p, 'resource', rv) && matches(p, 'operation', ov));
+					out.push(`#### ${r.name}: ${o.name}`, '', `${o.action ?? o.name} (\`resource=${rv}\`, \`operation=${ov}\`). ${o.description ?? ''}`.trimEnd(), '');
+					out.push(...(params.length ? [...TABLE_HEAD, ...parameterRows(params, ['resource', 'operation'])] : ['No parameters.']), '');
+				}
+		}
+	}
+	return out.join('\n');
+}
+
+interface ZodInfo {
+	type: string;
+	default?: unknown;
+	required: boolean;
+	description?: string;
+	inner?: z.ZodType;
+}
+
+/** Unwraps optional/default/transform layers to the value's type, collecting default, optionality and description. */
+function describeZod(schema: z.ZodType): ZodInfo {
+	const info: ZodInfo = { type: '', required: true };
+	let current: z.ZodType = schema;
+	for (;;) {
+		info.description ??= current.description;
+		const def = current._zod.def as unknown as Record<string, unknown> & { type: string };
+		if (def.type === 'optional') info.required = false;
+		else if (def.type === 'default' || def.type === 'prefault') {
+			info.required = false;
+			info.default ??= def.defaultValue;
+		} else if (def.type === 'pipe') {
+			current = def.in as z.ZodType;
+			continue;
+		} else {
+			info.type =
+				def.type === 'enum'
+					? Object.values(def.entries as Record<string, string>).map((v) => `\`${v}\``).join(' \\| ')
+					: def.type === 'array'
+						? `array of ${describeZod(def.element as z.ZodType).type}`
+						: def.type === 'union'
+							? (def.options as z.ZodType[]).map((o) => describeZod(o).type).join(' or ')
+							: def.type;
+			if (def.type === 'object' || (def.type === 'array' && (def.element as z.ZodType)._zod.def.type === 'object')) info.inner = current;
+			return info;
+		}
+		current = def.innerType as z.ZodType;
+	}
+}
+
+function configRows(schema: z.ZodType, path: string): string[] {
+	const def = schema._zod.def as unknown as { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType };
+	const object = def.type === 'array' ? (def.element as z.ZodType) : schema;
+	const shape = (object._zod.def as unknown as { shape: Record<string, z.ZodType> }).shape;
+	const prefix = def.type === 'array' ? `${path}[].` : path ? `${path}.` : '';
+	return Object.entries(shape).flatMap(([key, field]) => {
+		const info = describeZod(field);
+		const row = `| \`${prefix}${key}\` | ${info.type} | ${info.default === undefined ? '' : cell(`\`${JSON.stringify(info.default)}\``)} | ${info.required ? 'yes' : ''} | ${cell(info.description ?? '')} |`;
+		return [row, ...(info.inner ? configRows(info.inner, `${prefix}${key}`) : [])];
+	});
+}
+
+export function renderBotConfiguration(): string {
+	const env = (envSchema._zod.def as unknown as { shape: Record<string, z.ZodType> }).shape;
+	return [
+		'# Slack bot configuration',
+		'',
+		'Generated from bot/config/schema.ts and bot/config/env.ts by `npm run docs:reference`; do not edit by hand.',
+		'',
+		'## Configuration file keys',
+		'',
+		'| Key | Type | Default | Required | Meaning |',
+		'| --- | --- | --- | --- | --- |',
+		...configRows(botConfigSchema, ''),
+		'',
+		'## Environment variables',
+		'',
+		'Secrets come only from the environment, never from the configuration file.',
+		'',
+		'| Variable | Type | Meaning |',
+		'| --- | --- | --- |',
+		...Object.entries(env).map(([name, field]) => {
+			const info = describeZod(field);
+			return `| \`${name}\` | ${info.type} | ${cell(info.description ?? '')} |`;
+		}),
+		'',
+	].join('\n');
+}
+
+export function renderBotCommands(): string {
+	const command = botConfigSchema.parse({}).command;
+	return [
+		'# Slack bot commands',
+		'',
+		`Generated from the bot's help list (bot/blocks/command.ts) by \`npm run docs:reference\`; do not edit by hand. The command is \`${command}\` unless the configuration key \`command\` names another. ${ASSET_NOTE}`,
+		'',
+		'| Command | What it does |',
+		'| --- | --- |',
+		...SUBCOMMANDS.map((s) => `| \`${cell(`${command} ${s.usage}`)}\` | ${cell(s.meaning === 'this list' ? 'the list of commands' : s.meaning)} |`),
+		'',
+	].join('\n');
+}
+
+export const REFERENCES: Record<string, () => string> = { 'errors.md': renderErrors, 'n8n-nodes.md': renderNodes, 'bot-configuration.md': renderBotConfiguration, 'bot-commands.md': renderBotCommands };
 
 if (require.main === module) {
 	for (const [name, render] of Object.entries(REFERENCES))

@@ -11,18 +11,25 @@ import { reportStartedAnswer } from './report';
 import { signalBlocks, trendAnswer } from './trend';
 import { actions, button, type Block, context, divider, esc, fields, header, LIMITS, section, type SlackMessage, table, withTable } from './kit';
 
-export const HELP_LINES = (command: string): string[] => [
-  `\`${command} status <asset>\`: detail, conditions, open events, CBM summary, latest data`,
-  `\`${command} events <asset> [24h|7d|30d|...]\`: events in a period (default 24h)`,
-  `\`${command} cbm <asset>\`: CBM units, predicted dates and the 30-day KPI trend`,
-  `\`${command} health [group]\`: fleet summary, counts by condition, assets with open faults`,
-  `\`${command} find <text>\`: assets whose name, serial number or group contains the text`,
-  `\`${command} report <asset|group> [7d|30d|from..to] [title]\`: a drive or fleet report, posted here as a PDF`,
-  `\`${command} trend <asset> <signal> [24h|7d|30d]\`: a chart of a signal (speed, current, temperature...), posted here`,
-  `\`${command} mute <asset|group <name>|plant <name>> <30m|2h|1d> [reason]\`: record alerts without posting them (maintenance); \`unmute …\`, \`mutes\` lists them`,
-  `\`${command} help\`: this list`,
-  'An asset is a name, a serial number or an id.',
+/** The subcommands, in help order: the `help` answer and docs/reference/bot-commands.md are both built from this list. */
+export const SUBCOMMANDS: readonly { usage: string; meaning: string }[] = [
+  { usage: 'status <asset>', meaning: 'detail, conditions, open events, CBM summary, latest data' },
+  { usage: 'events <asset> [24h|7d|30d|...]', meaning: 'events in a period (default 24h)' },
+  { usage: 'cbm <asset>', meaning: 'CBM units, predicted dates and the 30-day KPI trend' },
+  { usage: 'health [group]', meaning: 'fleet summary, counts by condition, assets with open faults' },
+  { usage: 'find <text>', meaning: 'assets whose name, serial number or group contains the text' },
+  { usage: 'report <asset|group> [7d|30d|from..to] [title]', meaning: 'a drive or fleet report, posted here as a PDF' },
+  { usage: 'trend <asset> <signal> [24h|7d|30d]', meaning: 'a chart of a signal (speed, current, temperature...), posted here' },
+  {
+    usage: 'mute <asset|group <name>|plant <name>> <30m|2h|1d> [reason]',
+    meaning: 'record alerts without posting them (maintenance); `unmute …`, `mutes` lists them',
+  },
+  { usage: 'help', meaning: 'this list' },
 ];
+
+export const ASSET_NOTE = 'An asset is a name, a serial number or an id.';
+
+export const HELP_LINES = (command: string): string[] => [...SUBCOMMANDS.map((s) => `\`${command} ${s.usage}\`: ${s.meaning}`), ASSET_NOTE];
 
 function assetList(assets: readonly AssetRef[]): string {
   return assets.map((a) => `• ${esc(assetLine(a))} · ${esc(a.group || '-')} · ${esc(a.organization || '-')} · id ${a.id}`).join('\n');

@@ -7,27 +7,27 @@ const optional = z
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
 /** The environment the bot reads. Secrets come only from here, never from the config file. */
-const envSchema = z.object({
-  DRIVE_BOT_CONFIG: optional,
-  DRIVE_BOT_STATE: optional,
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional(),
-  SLACK_BOT_TOKEN: optional,
-  SLACK_APP_TOKEN: optional,
-  SLACK_SIGNING_SECRET: optional,
-  SLACK_API_URL: optional,
-  PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  DRIVE_MONITORING_BASE_URL: optional,
-  DRIVE_MONITORING_AUTH_URL: optional,
-  DRIVE_MONITORING_TENANT_ID: optional,
-  DRIVE_MONITORING_API_KEY: optional,
-  DRIVE_MONITORING_API_SECRET: optional,
-  DRIVE_MONITORING_API_SCOPE_ID: optional,
-  DRIVE_MONITORING_PUSH_URL: optional,
-  DRIVE_MONITORING_PUSH_USER: optional,
-  DRIVE_MONITORING_PUSH_PASSWORD: optional,
-  DRIVE_MONITORING_PUSH_TOPIC: optional,
-  DRIVE_SIM_EVENT_RATE: z.coerce.number().min(0).optional(),
-  DRIVE_SIM_TIME_SCALE: z.coerce.number().positive().optional(),
+export const envSchema = z.object({
+  DRIVE_BOT_CONFIG: optional.describe('Path of the configuration file (YAML or JSON); `--config` takes precedence.'),
+  DRIVE_BOT_STATE: optional.describe('Path of the SQLite state file; overrides `stateFile`.'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional().describe('Lowest level written to the log.'),
+  SLACK_BOT_TOKEN: optional.describe('The bot token (xoxb-...); without it the bot runs in the terminal.'),
+  SLACK_APP_TOKEN: optional.describe('The app-level token (xapp-...) for Socket Mode.'),
+  SLACK_SIGNING_SECRET: optional.describe('The signing secret for HTTP mode (instead of SLACK_APP_TOKEN).'),
+  SLACK_API_URL: optional.describe('Base URL of the Slack Web API (default Slack\'s own).'),
+  PORT: z.coerce.number().int().min(0).max(65535).optional().describe('HTTP mode: the port Slack\'s requests arrive on.'),
+  DRIVE_MONITORING_BASE_URL: optional.describe('Platform API base URL; with the other five DRIVE_MONITORING_ values, or none (then the embedded simulator runs).'),
+  DRIVE_MONITORING_AUTH_URL: optional.describe('Platform token URL.'),
+  DRIVE_MONITORING_TENANT_ID: optional.describe('Platform tenant id.'),
+  DRIVE_MONITORING_API_KEY: optional.describe('Platform API key.'),
+  DRIVE_MONITORING_API_SECRET: optional.describe('Platform API secret.'),
+  DRIVE_MONITORING_API_SCOPE_ID: optional.describe('Platform API scope id.'),
+  DRIVE_MONITORING_PUSH_URL: optional.describe('Broker URL of the data subscription; alone, the default broker of `source.pushUsers`.'),
+  DRIVE_MONITORING_PUSH_USER: optional.describe('Data-subscription user name (with the URL, password and topic).'),
+  DRIVE_MONITORING_PUSH_PASSWORD: optional.describe('Data-subscription password.'),
+  DRIVE_MONITORING_PUSH_TOPIC: optional.describe('Data-subscription topic.'),
+  DRIVE_SIM_EVENT_RATE: z.coerce.number().min(0).optional().describe('Embedded simulator: events per minute (default 6).'),
+  DRIVE_SIM_TIME_SCALE: z.coerce.number().positive().optional().describe('Embedded simulator: how much faster than real time it runs (default 1).'),
 });
 
 export type BotEnv = z.infer<typeof envSchema>;

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODE_INFO } from '../../shared/errorCatalog';
+import { DriveMonitoring } from '../../nodes/DriveMonitoring/DriveMonitoring.node';
 import { REFERENCES } from '../../scripts/docs-reference';
 
 describe('generated references in docs/reference/', () => {
@@ -12,5 +13,20 @@ describe('generated references in docs/reference/', () => {
 	it('lists every error code of the catalog', () => {
 		const text = REFERENCES['errors.md']();
 		for (const code of Object.keys(CODE_INFO)) expect(text).toContain(`| ${code} |`);
+	});
+
+	it('gives every bot configuration key and environment variable a meaning', () => {
+		const rows = REFERENCES['bot-configuration.md']().split('\n').filter((line) => line.startsWith('| `'));
+		expect(rows.length).toBeGreaterThan(40);
+		for (const row of rows) expect(row).not.toMatch(/\|\s*\|$/);
+	});
+
+	it('lists every operation of the action node with its action text', () => {
+		const text = REFERENCES['n8n-nodes.md']();
+		const operations = new DriveMonitoring().description.properties.filter((p) => p.name === 'operation');
+		expect(operations.length).toBeGreaterThan(5);
+		for (const prop of operations)
+			for (const option of prop.options ?? [])
+				if ('action' in option) expect(text).toContain(`${option.action} (\`resource=${prop.displayOptions?.show?.resource?.[0]}\`, \`operation=${option.value}\`)`);
 	});
 });
