@@ -188,7 +188,15 @@ describe('groups of the same name in two organizations', () => {
     for (const asset of assets) sim.control.setOnline(asset.id, false);
     sim.clock.advance(12 * 60_000);
     await bot.connectivityPoll?.pollOnce();
-    await bot.dispatcher.drain(5000);
+    // Delivery is waited for, not timed: under a loaded CI machine the outbox took longer than a
+    // fixed drain. A timeout names what the bot knew of both assets, so a logic fault shows itself.
+    const known = () => assets.map((a) => `${a.serialNumber}: ${JSON.stringify(bot.connectivity?.link(a.id) ?? 'never observed')}`).join('; ');
+    try {
+      await waitFor('one message per organization', () => assets.every((asset) => connectivityMessages(slack, [asset]).length > 0));
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; the bot knew ${known()}`);
+    }
+    expect(await bot.dispatcher.drain(20_000)).toBe(true);
     const messages = assets.map((asset) => connectivityMessages(slack, [asset]));
     expect(messages.map((m) => m.length)).toEqual([1, 1]);
     expect(messages[0][0].ts).not.toBe(messages[1][0].ts);
