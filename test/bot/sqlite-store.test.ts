@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { LATEST_VERSION, MIGRATIONS, renderDdl } from '../../bot/state/schema';
 import { SqliteDatabase } from '../../bot/state/sqlite';
+import { StateStore } from '../../bot/state/store';
 
 let dir: string;
 beforeEach(() => {
@@ -142,5 +143,27 @@ describe('transactions', () => {
     await expect(db.transaction(() => db.get('SELECT 1'))).rejects.toThrow(/must use the transaction it was given/);
     await expect(db.transaction(() => db.transaction(async () => 1))).rejects.toThrow(/must use the transaction it was given/);
     await expect(db.get('SELECT 1 AS one')).resolves.toEqual({ one: 1 });
+  });
+});
+
+describe('StateStore', () => {
+  it('binds to the transaction it runs in, and a transaction inside one joins it', async () => {
+    const store = StateStore.over(await SqliteDatabase.open(join(dir, 'state.sqlite')));
+    await store.enqueue('#a', { kind: 'source_lag', text: 'late' });
+    const [call] = await store.pending('#a', 1);
+    await expect(
+      store.transaction(async (tx) => {
+        expect(tx).not.toBe(store);
+        // markStep opens a transaction of its own: inside one it joins it instead of waiting for it.
+        await tx.markStep(call.id, 'post', { ts: '1.0' });
+        await tx.putChannelId('#a', 'C1');
+        throw new Error('undone');
+      }),
+    ).rejects.toThrow('undone');
+    expect((await store.pending('#a', 1))[0].progress).toEqual({});
+    expect(await store.getChannelId('#a')).toBeUndefined();
+    await store.transaction((tx) => tx.markStep(call.id, 'post', { ts: '1.0' }));
+    expect((await store.pending('#a', 1))[0].progress).toEqual({ post: { ts: '1.0' } });
+    await store.close();
   });
 });
