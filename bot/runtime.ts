@@ -21,13 +21,14 @@ import type { MessageSink } from './reports/sink';
 import { ConfigError } from './config/load';
 import { fleetNames, routeProblems } from './config/route-check';
 import type { BotConfig } from './config/schema';
-import type { BotLogger } from './log';
+import { type BotLogger, errorText } from './log';
 import { lastSuccessfulPass, trackOutbox, trackSources } from './ops/metrics';
 import { Readiness, recentSuccess } from './ops/readiness';
 import { AssetDirectory } from './platform/directory';
 import type { DrivePlatform } from './platform/types';
 import { OnCall } from './oncall';
 import { withPowerTrain } from './oncall/powertrain';
+import { openDatabase } from './state/open';
 import { StateStore } from './state/store';
 
 export interface BotOptions {
@@ -98,7 +99,7 @@ async function checkRoutes(platform: DrivePlatform, config: BotConfig, logger: B
 export async function startBot(options: BotOptions): Promise<Bot> {
   const { config, platform, logger } = options;
   const sink = options.messages ? withKpiCharts(options.sink, options.messages, logger) : options.sink;
-  const store = new StateStore(config.stateFile);
+  const store = StateStore.over(await openDatabase(config));
   const directory = new AssetDirectory(platform, { logger, concurrency: config.source.concurrency });
   // The on-call layer enqueues through the dispatcher, which renders with it: a late binding.
   const kick = () => dispatcher.kick();
@@ -114,7 +115,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     inhibit: oncall.inhibit,
     stillDue: oncall.stillDue,
   });
-  const engine = new AlertEngine(store, config, async (id) => withPowerTrain(await directory.ref(id), directory), kick, (alert, channel) => oncall.suppress(alert, channel));
+  const engine = new AlertEngine(store, config, async (id) => withPowerTrain(await directory.ref(id), directory), kick, (alert, channel, tx) => oncall.suppress(alert, channel, tx));
   const now = options.now ?? Date.now;
   const connectivity = config.connectivity.enabled
     ? new ConnectivityTracker({
@@ -124,7 +125,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         gatewayOf: async (id) => (await directory.detail(id)).gatewaySerialNumber ?? undefined,
         onEnqueued: kick,
         // Silences apply to connectivity as to alerts (assumption B33).
-        isSilenced: (asset, at) => oncall.silenceFor(asset, at) !== undefined,
+        isSilenced: async (asset, at, tx) => (await oncall.silenceFor(asset, at, tx)) !== undefined,
         logger,
         now,
         observationIntervalMs: config.source.kind === 'push' ? 3_600_000 : () => connectivityPoll?.pace().roundMs ?? config.connectivity.pollIntervalMinutes * 60_000,
@@ -152,8 +153,10 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   dispatcher.kick();
   // A lag warning goes to Slack once per episode, in the default channel (B50).
   const notifyLate = (text: string) => {
-    store.enqueue(config.alerts.defaultChannel, { kind: 'source_lag', text });
-    dispatcher.kick();
+    store
+      .enqueue(config.alerts.defaultChannel, { kind: 'source_lag', text })
+      .then(kick)
+      .catch((error: unknown) => logger.error(`bot: lag warning not queued for Slack (${errorText(error)})`));
   };
   let poll: PollSource | undefined;
   let connectivityPoll: ConnectivityPoll | undefined;
@@ -197,7 +200,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       // Connectivity's E8 reads take their share of the budget first; fault polling plans on the rest (B70).
       if (connectivity) connectivityPoll = startConnectivityPoll({ tracker: connectivity, platform, directory, config, logger, now, budget: options.budget });
       const reads = connectivityPoll;
-      const polling = startPollSource({
+      const polling = await startPollSource({
         engine, platform, directory, store, config, logger, budget: options.budget, notify: notifyLate,
         alongside: reads && (() => ({ perSecond: reads.pace().perSecond, text: reads.describe() })),
       });
@@ -211,7 +214,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       reports?.close();
       await Promise.allSettled(push.map((r) => r.close()));
       await dispatcher.stop();
-      store.close();
+      await store.close();
     }
   }
   // Schedules start once the sources run, so a report made now can be followed.
@@ -225,17 +228,27 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     return { ok: ready, detail: ready ? 'alerts on time' : reasons.join('; ') };
   });
   const untrackSources = trackSources(() => sourceGauges(sources(), options.budget?.status()));
-  const untrackOutbox = trackOutbox(() => store.countPending());
+  // The gauge is read synchronously at scrape time: the depth is sampled every few seconds instead.
+  let outboxDepth = 0;
+  const sampleOutbox = () => void store.countPending().then((n) => (outboxDepth = n), () => undefined);
+  sampleOutbox();
+  const outboxTimer = setInterval(sampleOutbox, 5_000);
+  outboxTimer.unref();
+  const untrackOutbox = trackOutbox(() => outboxDepth);
   const digestTimer = setInterval(() => {
-    if (enqueueCbmDigestIfDue(store, config)) dispatcher.kick();
+    enqueueCbmDigestIfDue(store, config).then(
+      (enqueued) => enqueued && dispatcher.kick(),
+      (error: unknown) => logger.error(`cbm: daily digest not queued (${errorText(error)}); tried again in a minute`),
+    );
   }, 60_000);
   digestTimer.unref();
+  let oncallCheck: Promise<void> | undefined;
   const oncallTimer = setInterval(() => {
-    try {
-      oncall.tick();
-    } catch (error) {
-      logger.error(`oncall: check failed (${error instanceof Error ? error.message : String(error)})`);
-    }
+    // One check at a time: a slow database must not stack them up.
+    oncallCheck ??= oncall
+      .tick()
+      .catch((error: unknown) => logger.error(`oncall: check failed (${errorText(error)})`))
+      .finally(() => (oncallCheck = undefined));
   }, config.oncall.checkIntervalSeconds * 1000);
   oncallTimer.unref();
   logger.info(`bot: alerts from ${config.source.kind === 'push' ? 'the push channel' : 'REST polling'}, ${directory.all().length} assets, state in ${config.stateFile}`);
@@ -257,19 +270,21 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       store,
       connectivity,
       now,
-      silences: () =>
-        oncall.mutes(now()).map((s) => ({ target: s.label, until: new Date(s.until).toISOString(), reason: s.reason, by: s.createdBy })),
+      silences: async () =>
+        (await oncall.mutes(now())).map((s) => ({ target: s.label, until: new Date(s.until).toISOString(), reason: s.reason, by: s.createdBy })),
     }),
     readiness,
     sources: () => sources(),
     budget: options.budget,
     async stop() {
       clearInterval(digestTimer);
+      clearInterval(outboxTimer);
       untrackOutbox();
       untrackSources();
       await reportSchedule?.close();
       reports?.close();
       clearInterval(oncallTimer);
+      await oncallCheck;
       await Promise.allSettled(push.map((r) => r.close()));
       await poll?.close();
       await connectivityPoll?.close();
@@ -277,7 +292,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       connectivity?.close();
       options.budget?.close();
       await dispatcher.stop();
-      store.close();
+      await store.close();
     },
   };
 }

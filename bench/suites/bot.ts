@@ -22,6 +22,7 @@ import { ensurePushUser } from '../../bot/platform/push-user';
 import { type Bot, startBot } from '../../bot/runtime';
 import { createSlackApp } from '../../bot/slack/app';
 import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
+import { openDatabase } from '../../bot/state/open';
 import { StateStore } from '../../bot/state/store';
 import { createPushReceiver } from '../../shared/push';
 import { startSimulator, type Simulator } from '../../simulator';
@@ -160,19 +161,19 @@ async function alertsAndStorm(): Promise<Figure[]> {
   await bot.stop();
 
   // Baseline: the same dispatcher and Slack server, storm control off: one message per alert.
-  const store = new StateStore(':memory:');
+  const store = StateStore.over(await openDatabase({ stateFile: ':memory:' }));
   const naive = new Dispatcher(store, new SlackNoticeSink(createAlertClient(token, slack.apiUrl), '+08:00'), { postsPerSecond: 1, stormPerMinute: 1e9, digestBacklog: 1e9, logger });
   const sample = slack.posts().find((m) => !m.threadTs && m.text.startsWith('Fault'));
   const alert: AlertRecord = { key: 'x', eventId: '1', severity: 'Fault', asset: { id: 1, name: 'Pump', serialNumber: 'D1', organization: 'o', group: 'g', plant: 'p' }, code: '2310', content: sample?.text ?? 'fault', eventTime: new Date().toISOString(), status: 'Open', hasLogger: false };
   const naiveStart = performance.now();
-  store.transaction(() => {
-    for (let i = 0; i < NAIVE_SAMPLE; i++) store.enqueue('#naive', { kind: 'alert', alert: { ...alert, key: `n${i}`, eventId: `n${i}` } });
+  await store.transaction(async (tx) => {
+    for (let i = 0; i < NAIVE_SAMPLE; i++) await tx.enqueue('#naive', { kind: 'alert', alert: { ...alert, key: `n${i}`, eventId: `n${i}` } });
   });
   naive.kick();
   await naive.drain(60_000);
   const naivePerAlert = (performance.now() - naiveStart) / NAIVE_SAMPLE;
   await naive.stop();
-  store.close();
+  await store.close();
   await slack.close();
   await sim.close();
 

@@ -18,18 +18,20 @@ function localClock(timeZone: string, now: Date): { day: string; time: string } 
  * Enqueues the daily CBM digest once per local day, at or after `cbm.dailyDigestAt`: one message
  * per channel listing the units in its routes that are Yellow or Red. Returns true when it did.
  */
-export function enqueueCbmDigestIfDue(store: StateStore, config: BotConfig, now = new Date()): boolean {
+export async function enqueueCbmDigestIfDue(store: StateStore, config: BotConfig, now = new Date()): Promise<boolean> {
   const at = config.cbm.dailyDigestAt;
   if (!config.cbm.enabled || at === undefined) return false;
   const { day, time } = localClock(config.timeZone, now);
-  if (time < at || store.getWatermark(WATERMARK) === day) return false;
-  const byChannel = new Map<string, CbmAlert[]>(allChannels(config.alerts).map((c) => [c, []]));
-  for (const unit of store.cbmUnits(['Yellow', 'Red'])) {
-    for (const channel of routeAlert(config.alerts, unit.asset, cbmSeverity(unit.status))) byChannel.get(channel)?.push(unit);
-  }
-  store.transaction(() => {
-    for (const [channel, units] of byChannel) store.enqueue(channel, { kind: 'cbm_digest', units, day });
-    store.setWatermark(WATERMARK, day);
+  if (time < at || (await store.getWatermark(WATERMARK)) === day) return false;
+  return store.transaction(async (tx) => {
+    // Again inside: another replica (or an earlier leader) may have sent today's already.
+    if ((await tx.getWatermark(WATERMARK)) === day) return false;
+    const byChannel = new Map<string, CbmAlert[]>(allChannels(config.alerts).map((c) => [c, []]));
+    for (const unit of await tx.cbmUnits(['Yellow', 'Red'])) {
+      for (const channel of routeAlert(config.alerts, unit.asset, cbmSeverity(unit.status))) byChannel.get(channel)?.push(unit);
+    }
+    for (const [channel, units] of byChannel) await tx.enqueue(channel, { kind: 'cbm_digest', units, day });
+    await tx.setWatermark(WATERMARK, day);
+    return true;
   });
-  return true;
 }

@@ -19,11 +19,11 @@ export interface DispatcherOptions {
   digestIntervalMs?: number;
   logger: BotLogger;
   /** An alert as messages show it now: on-call state (acknowledged, muted) and link buttons. */
-  present?: (alert: AlertRecord) => AlertRecord;
+  present?: (alert: AlertRecord) => Promise<AlertRecord>;
   /** The open message of a sibling (drive or motor of the same PowerTrain) this alert joins. */
-  inhibit?: (alert: AlertRecord, channel: string) => MessageRef | undefined;
+  inhibit?: (alert: AlertRecord, channel: string) => Promise<MessageRef | undefined>;
   /** Whether a reminder still has a reason to go out (open, not acknowledged, not muted). */
-  stillDue?: (alert: AlertRecord) => boolean;
+  stillDue?: (alert: AlertRecord) => Promise<boolean>;
 }
 
 export interface DispatchStats {
@@ -63,11 +63,15 @@ export class Dispatcher {
     this.digestInterval = options.digestIntervalMs ?? 10_000;
   }
 
-  /** Starts a worker for every channel with pending calls that has none. */
+  /** Starts a worker for every channel with pending calls that has none (in the background). */
   kick(): void {
     if (this.abort.signal.aborted) return;
-    for (const channel of this.store.channelsWithPending()) {
-      if (!this.workers.has(channel)) this.workers.set(channel, this.work(channel));
+    this.startWorkers().catch((error: unknown) => this.options.logger.warn(`slack: cannot read the outbox (${errorText(error)}); retrying with the next change`));
+  }
+
+  private async startWorkers(): Promise<void> {
+    for (const channel of await this.store.channelsWithPending()) {
+      if (!this.workers.has(channel) && !this.abort.signal.aborted) this.workers.set(channel, this.work(channel));
     }
   }
 
@@ -75,11 +79,11 @@ export class Dispatcher {
   async drain(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (this.store.countPending() === 0 && this.workers.size === 0) return true;
+      if ((await this.store.countPending()) === 0 && this.workers.size === 0) return true;
       this.kick();
       await sleep(20);
     }
-    return this.store.countPending() === 0;
+    return (await this.store.countPending()) === 0;
   }
 
   async stop(): Promise<void> {
@@ -95,21 +99,24 @@ export class Dispatcher {
   private async work(channel: string): Promise<void> {
     try {
       for (;;) {
-        const calls = this.store.pending(channel, DIGEST_MAX_LINES);
+        const calls = await this.store.pending(channel, DIGEST_MAX_LINES);
         if (calls.length === 0 || this.abort.signal.aborted) break;
         await this.pause((this.nextPostAt.get(channel) ?? 0) - Date.now());
         if (this.abort.signal.aborted) break;
         try {
           await this.step(channel, calls);
         } catch (error) {
-          this.onError(channel, calls[0], error);
+          await this.onError(channel, calls[0], error);
         }
       }
+    } catch (error) {
+      // The outbox could not be read (the database is away): the next change or drain starts it again.
+      this.options.logger.warn(`slack: ${channel} paused, cannot read the outbox (${errorText(error)})`);
     } finally {
       this.workers.delete(channel);
     }
     // A call enqueued between the last read and the delete above still gets a worker.
-    if (!this.abort.signal.aborted && this.store.pending(channel, 1).length > 0) this.kick();
+    if (!this.abort.signal.aborted) this.kick();
   }
 
   private inStorm(channel: string, now: number): boolean {
@@ -157,27 +164,32 @@ export class Dispatcher {
   }
 
   /** The alert as it is now (the store's latest record, with on-call state and links). */
-  private current(key: string, fallback?: AlertRecord): AlertRecord | undefined {
-    const record = this.store.getEvent(key)?.alert ?? fallback;
+  private async current(key: string, fallback?: AlertRecord): Promise<AlertRecord | undefined> {
+    const record = (await this.store.getEvent(key))?.alert ?? fallback;
     return record && (this.options.present ? this.options.present(record) : record);
   }
 
-  private currentAll(keys: readonly string[]): AlertRecord[] {
-    return keys.map((k) => this.current(k)).filter((a): a is AlertRecord => a !== undefined);
+  private async currentAll(keys: readonly string[]): Promise<AlertRecord[]> {
+    const alerts: AlertRecord[] = [];
+    for (const key of keys) {
+      const alert = await this.current(key);
+      if (alert !== undefined) alerts.push(alert);
+    }
+    return alerts;
   }
 
   /** What a message of its own shows now: its alert, and a sibling's when inhibition merged them. */
-  private messageNotice(ref: MessageRef, extra: readonly AlertRecord[] = []): Notice | undefined {
-    const alerts = [...this.currentAll(this.store.keysInMessage(ref.channelId, ref.ts)), ...extra];
+  private async messageNotice(ref: MessageRef, extra: readonly AlertRecord[] = []): Promise<Notice | undefined> {
+    const alerts = [...(await this.currentAll(await this.store.keysInMessage(ref.channelId, ref.ts))), ...extra];
     return alerts.length === 0 ? undefined : { kind: 'alert', alert: alerts[0], related: alerts.slice(1) };
   }
 
-  private digestNotice(ref: MessageRef): Notice | undefined {
-    const digest = this.store.getDigest(ref.channelId, ref.ts);
-    return digest && { kind: 'digest', alerts: this.currentAll(digest.alertKeys), resolved: this.currentAll(digest.resolvedKeys) };
+  private async digestNotice(ref: MessageRef): Promise<Notice | undefined> {
+    const digest = await this.store.getDigest(ref.channelId, ref.ts);
+    return digest && { kind: 'digest', alerts: await this.currentAll(digest.alertKeys), resolved: await this.currentAll(digest.resolvedKeys) };
   }
 
-  private refNotice(ref: MessageRef): Notice | undefined {
+  private refNotice(ref: MessageRef): Promise<Notice | undefined> {
     return ref.via === 'message' ? this.messageNotice(ref) : this.digestNotice(ref);
   }
 
@@ -192,31 +204,31 @@ export class Dispatcher {
     if (call.intent?.step === step && this.sink.find) {
       const found = await this.find(channel, tag, threadTs, call.intent.at);
       if (found) {
-        this.record(call, step, channel, found);
+        await this.record(call, step, channel, found);
         this.stats.reconciled++;
         this.options.logger.info(`slack: ${call.item.kind} to ${channel} had reached Slack before the answer was lost (${found.ts}); not posted again`);
         return found;
       }
     }
     const intent = { step, at: Date.now(), ids };
-    this.store.setIntent(call.id, intent);
+    await this.store.setIntent(call.id, intent);
     call.intent = intent;
-    const posted = await this.sink.post(channel, notice, threadTs, tag).catch((error: unknown) => {
+    const posted = await this.sink.post(channel, notice, threadTs, tag).catch(async (error: unknown) => {
       // Slack refused it: nothing to look for next time.
       if (error instanceof RateLimitedError || error instanceof PermanentSinkError) {
-        this.store.setIntent(call.id, undefined);
+        await this.store.setIntent(call.id, undefined);
         call.intent = undefined;
       }
       return Promise.reject(error as Error);
     });
     this.posted(channel);
-    this.record(call, step, channel, posted);
+    await this.record(call, step, channel, posted);
     metrics.alertPosted(threadTs ? 'reply' : notice.kind);
     return posted;
   }
 
   private async find(channel: string, tag: string, threadTs: string | undefined, since: number): Promise<Posted | undefined> {
-    const lookup = this.sink.find?.(channel, this.store.getChannelId(channel), tag, threadTs, since) ?? Promise.resolve(undefined);
+    const lookup = this.sink.find?.(channel, await this.store.getChannelId(channel), tag, threadTs, since) ?? Promise.resolve(undefined);
     return lookup.catch((error: unknown) => {
       if (!(error instanceof PermanentSinkError)) return Promise.reject(error as Error);
       // Without history access (scope, not a member) the post is made again: at-least-once.
@@ -225,11 +237,11 @@ export class Dispatcher {
     });
   }
 
-  private record(call: PendingCall, step: string, channel: string, result: Posted | true): void {
-    this.store.markStep(call.id, step, result);
+  private async record(call: PendingCall, step: string, channel: string, result: Posted | true): Promise<void> {
+    await this.store.markStep(call.id, step, result);
     call.progress[step] = result;
     call.intent = undefined;
-    if (result !== true) this.store.putChannelId(channel, result.channelId);
+    if (result !== true) await this.store.putChannelId(channel, result.channelId);
   }
 
   /** An update made at most once per call (it is idempotent, so a crash may repeat it harmlessly). */
@@ -237,7 +249,7 @@ export class Dispatcher {
     if (call.progress[step] || notice === undefined) return;
     await this.sink.update(ref.channelId, ref.ts, notice);
     this.stats.updates++;
-    this.record(call, step, ref.channel, true);
+    await this.record(call, step, ref.channel, true);
     metrics.alertUpdated();
   }
 
@@ -252,21 +264,21 @@ export class Dispatcher {
         const key = call.item.alert.key;
         // Its alert is a line of this very digest: that line shows it resolved.
         if (batched.has(key)) continue;
-        const ref = this.store.getMessage(key, channel);
+        const ref = await this.store.getMessage(key, channel);
         if (ref === undefined) {
           alertKeys.push(key);
           continue;
         }
-        await this.updateOnce(call, 'update', ref, this.refNotice(ref));
+        await this.updateOnce(call, 'update', ref, await this.refNotice(ref));
         resolvedKeys.push(key);
       }
     }
-    const notice: Notice = { kind: 'digest', alerts: this.currentAll(alertKeys), resolved: this.currentAll(resolvedKeys) };
+    const notice: Notice = { kind: 'digest', alerts: await this.currentAll(alertKeys), resolved: await this.currentAll(resolvedKeys) };
     const { ts, channelId } = await this.postOnce(batch[0], 'digest', channel, notice, undefined, batch.map((c) => c.id));
-    this.store.transaction(() => {
-      for (const key of alertKeys) this.store.putMessage(key, { channel, channelId, ts, via: 'digest' });
-      this.store.putDigest(channelId, ts, alertKeys, resolvedKeys);
-      this.store.complete(batch.map((c) => c.id));
+    await this.store.transaction(async (store) => {
+      for (const key of alertKeys) await store.putMessage(key, { channel, channelId, ts, via: 'digest' });
+      await store.putDigest(channelId, ts, alertKeys, resolvedKeys);
+      await store.complete(batch.map((c) => c.id));
     });
     this.stats.digests++;
     this.noteCovered(channel, alertKeys.length);
@@ -274,25 +286,25 @@ export class Dispatcher {
   }
 
   private async sendAlert(channel: string, call: PendingCall, alert: AlertRecord): Promise<void> {
-    if (this.store.getMessage(alert.key, channel) === undefined) {
-      const partner = this.options.inhibit?.(alert, channel);
-      const merged = partner && this.messageNotice(partner, this.currentAll([alert.key]));
+    if ((await this.store.getMessage(alert.key, channel)) === undefined) {
+      const partner = await this.options.inhibit?.(alert, channel);
+      const merged = partner && (await this.messageNotice(partner, await this.currentAll([alert.key])));
       let ref: MessageRef;
       if (partner && merged) {
         await this.updateOnce(call, 'merge', partner, merged);
         ref = partner;
       } else {
-        const posted = await this.postOnce(call, 'post', channel, { kind: 'alert', alert: this.current(alert.key, alert) as AlertRecord });
+        const posted = await this.postOnce(call, 'post', channel, { kind: 'alert', alert: (await this.current(alert.key, alert)) as AlertRecord });
         ref = { channel, channelId: posted.channelId, ts: posted.ts, via: 'message' };
       }
-      this.store.transaction(() => {
-        this.store.putMessage(alert.key, ref);
-        this.store.complete([call.id]);
+      await this.store.transaction(async (store) => {
+        await store.putMessage(alert.key, ref);
+        await store.complete([call.id]);
       });
       this.noteCovered(channel, 1);
       return;
     }
-    this.store.complete([call.id]);
+    await this.store.complete([call.id]);
   }
 
   private async sendOne(channel: string, call: PendingCall): Promise<void> {
@@ -301,23 +313,23 @@ export class Dispatcher {
       case 'alert':
         return this.sendAlert(channel, call, item.alert);
       case 'resolve': {
-        const ref = this.store.getMessage(item.alert.key, channel);
+        const ref = await this.store.getMessage(item.alert.key, channel);
         if (ref === undefined) {
           // Its open alert never reached Slack (given up on, or muted): post it, already resolved.
           return this.sendAlert(channel, call, item.alert);
         }
-        await this.updateOnce(call, 'update', ref, this.refNotice(ref));
-        await this.postOnce(call, 'reply', channel, { kind: 'resolved_reply', alert: this.current(item.alert.key, item.alert) as AlertRecord }, ref.ts);
+        await this.updateOnce(call, 'update', ref, await this.refNotice(ref));
+        await this.postOnce(call, 'reply', channel, { kind: 'resolved_reply', alert: (await this.current(item.alert.key, item.alert)) as AlertRecord }, ref.ts);
         break;
       }
       case 'refresh':
-        for (const ref of this.store.messagesOf(item.key).filter((r) => r.channel === channel)) await this.updateOnce(call, `update:${ref.ts}`, ref, this.refNotice(ref));
+        for (const ref of (await this.store.messagesOf(item.key)).filter((r) => r.channel === channel)) await this.updateOnce(call, `update:${ref.ts}`, ref, await this.refNotice(ref));
         break;
       case 'reminder': {
-        const ref = this.store.getMessage(item.key, channel);
-        const alert = this.current(item.key);
+        const ref = await this.store.getMessage(item.key, channel);
+        const alert = await this.current(item.key);
         // Acknowledged, closed or muted since it was due: nothing to say.
-        if (ref && alert && (this.options.stillDue?.(alert) ?? alert.status === 'Open')) {
+        if (ref && alert && ((await this.options.stillDue?.(alert)) ?? alert.status === 'Open')) {
           await this.postOnce(call, 'reply', channel, { kind: 'reminder', alert, level: item.level, mentions: item.mentions }, ref.ts);
           this.stats.reminders++;
         }
@@ -325,22 +337,24 @@ export class Dispatcher {
       }
       case 'silence_summary': {
         const keys = item.summary.alerts.map((a) => a.key);
-        const posted = await this.postOnce(call, 'post', channel, { kind: 'silence_summary', summary: { ...item.summary, alerts: item.summary.alerts.map((a) => this.current(a.key, a) as AlertRecord) } });
+        const alerts: AlertRecord[] = [];
+        for (const a of item.summary.alerts) alerts.push((await this.current(a.key, a)) as AlertRecord);
+        const posted = await this.postOnce(call, 'post', channel, { kind: 'silence_summary', summary: { ...item.summary, alerts } });
         // Its alerts are followed there from now on: a close updates it (as a digest) and replies.
-        this.store.transaction(() => {
-          for (const key of keys) this.store.putMessage(key, { channel, channelId: posted.channelId, ts: posted.ts, via: 'digest' });
-          this.store.putDigest(posted.channelId, posted.ts, keys, []);
-          this.store.complete([call.id]);
+        await this.store.transaction(async (store) => {
+          for (const key of keys) await store.putMessage(key, { channel, channelId: posted.channelId, ts: posted.ts, via: 'digest' });
+          await store.putDigest(posted.channelId, posted.ts, keys, []);
+          await store.complete([call.id]);
         });
         return;
       }
       case 'cbm': {
         const { ts } = await this.postOnce(call, 'post', channel, { kind: 'cbm', cbm: item.cbm });
-        this.store.putCbmMessage(item.cbm.key, channel, ts);
+        await this.store.putCbmMessage(item.cbm.key, channel, ts);
         break;
       }
       case 'cbm_good':
-        await this.postOnce(call, 'post', channel, { kind: 'cbm_good', cbm: item.cbm }, this.store.getCbmMessage(item.cbm.key, channel));
+        await this.postOnce(call, 'post', channel, { kind: 'cbm_good', cbm: item.cbm }, await this.store.getCbmMessage(item.cbm.key, channel));
         break;
       case 'cbm_digest':
         await this.postOnce(call, 'post', channel, { kind: 'cbm_digest', units: item.units, day: item.day });
@@ -351,9 +365,9 @@ export class Dispatcher {
       case 'catch_up': {
         // Closes of the alerts it covers then go to its thread, as for a storm digest.
         const { ts, channelId } = await this.postOnce(call, 'post', channel, { kind: 'catch_up', summary: item.summary });
-        this.store.transaction(() => {
-          for (const key of item.keys) this.store.putMessage(key, { channel, channelId, ts, via: 'digest' });
-          this.store.complete([call.id]);
+        await this.store.transaction(async (store) => {
+          for (const key of item.keys) await store.putMessage(key, { channel, channelId, ts, via: 'digest' });
+          await store.complete([call.id]);
         });
         this.stats.digests++;
         return;
@@ -362,23 +376,23 @@ export class Dispatcher {
         await this.postOnce(call, 'post', channel, { kind: 'source_lag', text: item.text });
         break;
     }
-    this.store.complete([call.id]);
+    await this.store.complete([call.id]);
   }
 
   /** One message per outage (assumption B30): posted once, then updated; returns are thread replies. */
   private async sendConnectivity(channel: string, call: PendingCall, outage: Outage, returned: number[]): Promise<void> {
-    let ref = this.store.getMessage(outage.key, channel);
+    let ref = await this.store.getMessage(outage.key, channel);
     if (ref === undefined) {
       const { ts, channelId } = await this.postOnce(call, 'post', channel, { kind: 'connectivity', outage });
       ref = { channel, channelId, ts, via: 'message' };
-      this.store.putMessage(outage.key, ref);
+      await this.store.putMessage(outage.key, ref);
     } else {
       await this.updateOnce(call, 'update', ref, { kind: 'connectivity', outage });
     }
     if (returned.length > 0) await this.postOnce(call, 'reply', channel, { kind: 'connectivity_back', outage, returned }, ref.ts);
   }
 
-  private onError(channel: string, call: PendingCall, error: unknown): void {
+  private async onError(channel: string, call: PendingCall, error: unknown): Promise<void> {
     if (error instanceof RateLimitedError) {
       this.stats.rateLimited++;
       this.nextPostAt.set(channel, Date.now() + error.retryAfterMs);
@@ -387,7 +401,7 @@ export class Dispatcher {
     }
     const permanent = error instanceof PermanentSinkError;
     const giveUp = permanent ? call.attempts + 1 >= 3 : call.attempts + 1 >= 10;
-    this.store.recordFailure(call.id, errorText(error), giveUp);
+    await this.store.recordFailure(call.id, errorText(error), giveUp);
     if (giveUp) this.stats.failed++;
     if (giveUp) metrics.alertFailed();
     const backoff = Math.min(60_000, 500 * 2 ** call.attempts);

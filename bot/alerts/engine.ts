@@ -19,8 +19,8 @@ export class AlertEngine {
     private readonly config: BotConfig,
     private readonly resolveAsset: AssetResolver,
     private readonly onEnqueued: () => void,
-    /** Silences: an alert it covers is recorded for the silence's summary instead of posted. */
-    private readonly suppress?: (alert: AlertRecord, channel: string) => boolean,
+    /** Silences: an alert it covers is recorded (in the transaction of `store`) for the silence's summary instead of posted. */
+    private readonly suppress?: (alert: AlertRecord, channel: string, store: StateStore) => Promise<boolean>,
   ) {}
 
   /** Returns true when the observation produced Slack work. */
@@ -29,18 +29,18 @@ export class AlertEngine {
     if (!meetsSeverity(severity, this.config.alerts.minSeverity)) return false;
     const key = eventKey(assetId, event.id);
     const status = event.eventStatus === 'Close' ? 'Close' : 'Open';
-    const known = this.store.getEvent(key);
+    const known = await this.store.getEvent(key);
     if (known && (known.status === status || known.status === 'Close')) return false;
     const asset = known?.alert.asset ?? (await this.resolveAsset(assetId));
     const alert = toAlertRecord(key, asset, event, status);
-    const changed = this.store.transaction(() => {
-      const again = this.store.getEvent(key); // another source may have won the race
+    const changed = await this.store.transaction(async (store) => {
+      const again = await store.getEvent(key); // another source (or replica) may have won the race
       if (again && (again.status === status || again.status === 'Close')) return false;
-      this.store.putEvent(alert);
+      await store.putEvent(alert);
       for (const channel of routeAlert(this.config.alerts, asset, severity)) {
         // A muted alert never posted stays in the silence's summary (which shows its close).
-        if (this.suppress && this.store.getMessage(key, channel) === undefined && this.suppress(alert, channel)) continue;
-        this.store.enqueue(channel, again ? { kind: 'resolve', alert } : { kind: 'alert', alert });
+        if (this.suppress && (await store.getMessage(key, channel)) === undefined && (await this.suppress(alert, channel, store))) continue;
+        await store.enqueue(channel, again ? { kind: 'resolve', alert } : { kind: 'alert', alert });
       }
       return true;
     });
@@ -55,27 +55,27 @@ export class AlertEngine {
   async newAlert(assetId: number, event: PlatformEvent): Promise<{ alert: AlertRecord; channels: string[] } | undefined> {
     if (!meetsSeverity(event.eventType, this.config.alerts.minSeverity)) return undefined;
     const key = eventKey(assetId, event.id);
-    if (this.store.getEvent(key)) return undefined;
+    if (await this.store.getEvent(key)) return undefined;
     const asset = await this.resolveAsset(assetId);
     const alert = toAlertRecord(key, asset, event, event.eventStatus === 'Close' ? 'Close' : 'Open');
     return { alert, channels: routeAlert(this.config.alerts, asset, alert.severity) };
   }
 
   /** Records collected alerts (those still unknown) and one catch-up message per channel, in one transaction. */
-  commitCatchUp(collected: ReadonlyArray<{ alert: AlertRecord; channels: string[] }>, since: string, listed: number): number {
-    let recorded = 0;
-    this.store.transaction(() => {
+  async commitCatchUp(collected: ReadonlyArray<{ alert: AlertRecord; channels: string[] }>, since: string, listed: number): Promise<number> {
+    const recorded = await this.store.transaction(async (store) => {
       // Only those another source did not post meanwhile.
-      const fresh = collected.filter(({ alert }) => !this.store.getEvent(alert.key));
-      for (const { alert } of fresh) this.store.putEvent(alert);
-      recorded = fresh.length;
+      const fresh: Array<{ alert: AlertRecord; channels: string[] }> = [];
+      for (const c of collected) if (!(await store.getEvent(c.alert.key))) fresh.push(c);
+      for (const { alert } of fresh) await store.putEvent(alert);
       for (const [channel, alerts] of byChannel(fresh.map((c) => ({ item: c.alert, channels: c.channels })))) {
         alerts.sort((a, b) => b.eventTime.localeCompare(a.eventTime));
         const bySeverity: Record<string, number> = {};
         for (const a of alerts) bySeverity[a.severity] = (bySeverity[a.severity] ?? 0) + 1;
         const summary = { since, total: alerts.length, stillOpen: alerts.filter((a) => a.status === 'Open').length, bySeverity, listed: alerts.slice(0, listed) };
-        this.store.enqueue(channel, { kind: 'catch_up', summary, keys: alerts.map((a) => a.key) });
+        await store.enqueue(channel, { kind: 'catch_up', summary, keys: alerts.map((a) => a.key) });
       }
+      return fresh.length;
     });
     if (recorded > 0) this.onEnqueued();
     return recorded;
@@ -89,14 +89,15 @@ export class AlertEngine {
    */
   async recordCbmFirstSightings(assetId: number, results: readonly CbmResult[]): Promise<string[]> {
     if (!this.config.cbm.enabled) return [];
-    const fresh = results.filter((u) => ALERTING.has(u.deviceUnitStatus) && this.store.getCbmStatus(cbmKey(assetId, u.deviceUnitType)) === undefined);
+    const fresh: CbmResult[] = [];
+    for (const u of results) if (ALERTING.has(u.deviceUnitStatus) && (await this.store.getCbmStatus(cbmKey(assetId, u.deviceUnitType))) === undefined) fresh.push(u);
     if (fresh.length === 0) return [];
     const asset = await this.resolveAsset(assetId);
-    this.store.transaction(() => {
+    await this.store.transaction(async (store) => {
       for (const u of fresh) {
         const key = cbmKey(assetId, u.deviceUnitType);
-        this.store.putCbmStatus(toCbmAlert(key, asset, u));
-        this.store.stageCbmFirstSighting(key);
+        await store.putCbmStatus(toCbmAlert(key, asset, u));
+        await store.stageCbmFirstSighting(key);
       }
     });
     return fresh.map((u) => u.deviceUnitType);
@@ -106,16 +107,16 @@ export class AlertEngine {
    * Ends a first CBM round: one CBM digest per channel of the staged first sightings still Yellow
    * or Red (one that recovered since was posted as such), in one transaction. Returns how many.
    */
-  commitCbmCatchUp(day: string): number {
-    let recorded = 0;
-    this.store.transaction(() => {
-      const units = this.store
-        .takeStagedCbmFirstSightings()
-        .map((key) => this.store.getCbmUnit(key))
-        .filter((u): u is CbmAlert => u !== undefined && ALERTING.has(u.status));
-      recorded = units.length;
+  async commitCbmCatchUp(day: string): Promise<number> {
+    const recorded = await this.store.transaction(async (store) => {
+      const units: CbmAlert[] = [];
+      for (const key of await store.takeStagedCbmFirstSightings()) {
+        const unit = await store.getCbmUnit(key);
+        if (unit !== undefined && ALERTING.has(unit.status)) units.push(unit);
+      }
       const routed = units.map((u) => ({ item: u, channels: routeAlert(this.config.alerts, u.asset, cbmSeverity(u.status)) }));
-      for (const [channel, list] of byChannel(routed)) this.store.enqueue(channel, { kind: 'cbm_digest', units: list, day });
+      for (const [channel, list] of byChannel(routed)) await store.enqueue(channel, { kind: 'cbm_digest', units: list, day });
+      return units.length;
     });
     if (recorded > 0) this.onEnqueued();
     return recorded;
@@ -123,28 +124,35 @@ export class AlertEngine {
 
   async observeCbm(assetId: number, results: readonly CbmResult[]): Promise<boolean> {
     if (!this.config.cbm.enabled) return false;
-    const changes = results.filter((unit) => this.store.getCbmStatus(cbmKey(assetId, unit.deviceUnitType)) !== unit.deviceUnitStatus);
-    if (changes.length === 0) return false;
+    const changes: CbmResult[] = [];
     // The asset's detail (E8) only when something will be posted: a first sighting of Good or
     // Gray across a fleet must not read every drive's detail (B48).
-    const posts = changes.some((u) => ALERTING.has(u.deviceUnitStatus) || ALERTING.has(this.store.getCbmStatus(cbmKey(assetId, u.deviceUnitType)) ?? ''));
+    let posts = false;
+    for (const unit of results) {
+      const known = await this.store.getCbmStatus(cbmKey(assetId, unit.deviceUnitType));
+      if (known === unit.deviceUnitStatus) continue;
+      changes.push(unit);
+      posts ||= ALERTING.has(unit.deviceUnitStatus) || ALERTING.has(known ?? '');
+    }
+    if (changes.length === 0) return false;
     const asset = posts ? await this.resolveAsset(assetId) : unresolvedAsset(assetId);
-    let posted = false;
-    this.store.transaction(() => {
+    const posted = await this.store.transaction(async (store) => {
+      let enqueued = false;
       for (const unit of changes) {
         const key = cbmKey(assetId, unit.deviceUnitType);
-        const previous = this.store.getCbmStatus(key);
+        const previous = await store.getCbmStatus(key);
         if (previous === unit.deviceUnitStatus) continue;
         const cbm = toCbmAlert(key, asset, unit, previous);
-        this.store.putCbmStatus(cbm);
+        await store.putCbmStatus(cbm);
         const recovered = unit.deviceUnitStatus === 'Good' && previous !== undefined && ALERTING.has(previous);
         if (!ALERTING.has(unit.deviceUnitStatus) && !recovered) continue;
         const severity = cbmSeverity(recovered ? (previous as string) : unit.deviceUnitStatus);
         for (const channel of routeAlert(this.config.alerts, asset, severity)) {
-          this.store.enqueue(channel, recovered ? { kind: 'cbm_good', cbm } : { kind: 'cbm', cbm });
-          posted = true;
+          await store.enqueue(channel, recovered ? { kind: 'cbm_good', cbm } : { kind: 'cbm', cbm });
+          enqueued = true;
         }
       }
+      return enqueued;
     });
     if (posted) this.onEnqueued();
     return posted;

@@ -7,7 +7,7 @@ import type { Feature } from '../../shared/spec';
 import { cbmKey, type AssetRef } from '../alerts/model';
 import { toCbmAlert } from '../alerts/engine';
 import type { BotLogger } from '../log';
-import type { OnCall } from '../oncall';
+import type { OnCall, Silence } from '../oncall';
 import type { AssetDirectory } from '../platform/directory';
 import type { AssetListItem, DrivePlatform } from '../platform/types';
 import type { StateStore } from '../state/store';
@@ -175,13 +175,13 @@ export class CommandHandler {
   private async silences(sub: string, words: string[], context: CommandContext): Promise<CommandResult> {
     const oncall = this.deps.oncall;
     if (!oncall) return { kind: 'refused', message: 'Silences are not available in this mode.' };
-    if (sub === 'mutes') return { kind: 'mutes', silences: oncall.mutes(), command: this.deps.command };
+    if (sub === 'mutes') return { kind: 'mutes', silences: await oncall.mutes(), command: this.deps.command };
     if (sub === 'unmute') return { kind: 'notice', message: await oncall.unmute(words, context.user) };
     return { kind: 'notice', message: (await oncall.mute(words, context.user)).text };
   }
 
-  private silencesOf(asset: AssetRef) {
-    return this.deps.oncall?.silencesFor(asset) ?? [];
+  private async silencesOf(asset: AssetRef): Promise<Silence[]> {
+    return (await this.deps.oncall?.silencesFor(asset)) ?? [];
   }
 
   private async status(item: AssetListItem): Promise<CommandResult> {
@@ -191,7 +191,7 @@ export class CommandHandler {
       const asset = listRef(item);
       if (members.length === 0) return { kind: 'notice', message: `${asset.name} is a PowerTrain with no drive or motor listed yet: nothing to read.` };
       const statuses = await Promise.all(members.map((m) => this.memberStatus(m)));
-      return { kind: 'powertrain', asset, members: statuses, silences: this.silencesOf(asset) };
+      return { kind: 'powertrain', asset, members: statuses, silences: await this.silencesOf(asset) };
     }
     return this.memberStatus(item);
   }
@@ -221,9 +221,9 @@ export class CommandHandler {
       openEvents: 'denied' in events ? [] : events.filter((e) => e.eventStatus === 'Open'),
       eventsDenied: 'denied' in events ? events.denied : undefined,
       cbm,
-      link: this.deps.connectivity?.link(item.id),
+      link: await this.deps.connectivity?.link(item.id),
       signals,
-      silences: this.silencesOf(asset),
+      silences: await this.silencesOf(asset),
     };
   }
 
@@ -313,7 +313,7 @@ export class CommandHandler {
     }
     const ids = new Set(assets.map((a) => a.id));
     const faults = new Map<number, { asset: AssetRef; count: number }>();
-    for (const alert of store.openAlerts()) {
+    for (const alert of await store.openAlerts()) {
       if (alert.severity !== 'Fault' || !ids.has(alert.asset.id)) continue;
       const entry = faults.get(alert.asset.id) ?? { asset: alert.asset, count: 0 };
       entry.count++;
@@ -321,8 +321,8 @@ export class CommandHandler {
     }
     // Offline (and unknown) per group, from the connectivity tracker (assumption B30).
     // Undefined until the first state arrives: "none offline" would be a guess before it.
-    const offlineByGroup: Record<string, { offline: number; unknown: number }> | undefined = this.deps.connectivity?.observed() ? {} : undefined;
-    for (const link of offlineByGroup ? (this.deps.connectivity?.notOnline() ?? []) : []) {
+    const offlineByGroup: Record<string, { offline: number; unknown: number }> | undefined = (await this.deps.connectivity?.observed()) ? {} : undefined;
+    for (const link of offlineByGroup ? ((await this.deps.connectivity?.notOnline()) ?? []) : []) {
       if (!ids.has(link.asset.id)) continue;
       const entry = ((offlineByGroup as Record<string, { offline: number; unknown: number }>)[link.asset.group || '-'] ??= { offline: 0, unknown: 0 });
       entry[link.state === 'unknown' ? 'unknown' : 'offline']++;

@@ -125,7 +125,7 @@ export function startConnectivityPoll(deps: {
         () => stop.signal.aborted,
       );
       if (failed > 0) logger.warn(`connectivity: ${failed} of ${ids.length} assets could not be read this round; they turn "unknown" if it lasts`);
-      tracker.flush();
+      await tracker.flush();
     } catch (error) {
       logger.error(`connectivity: round failed (${errorText(error)})`);
     }

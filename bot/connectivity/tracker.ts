@@ -4,17 +4,9 @@ import { routeAlert } from '../alerts/routing';
 import type { BotConfig } from '../config/schema';
 import { type BotLogger, errorText } from '../log';
 import type { AssetDetail } from '../platform/types';
+import type { SqlExecutor } from '../state/sql';
 import type { StateStore } from '../state/store';
 import { type LinkState, type Outage, stillOffline } from './model';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS conn_assets (
-  asset_id INTEGER PRIMARY KEY, online INTEGER NOT NULL, since TEXT NOT NULL, last_seen TEXT NOT NULL,
-  asset TEXT NOT NULL, announced INTEGER NOT NULL DEFAULT 0, gateway TEXT);
-CREATE TABLE IF NOT EXISTS conn_outages (
-  key TEXT PRIMARY KEY, channel TEXT NOT NULL, scope TEXT NOT NULL /* organization/group or organization/plant */, opened_at TEXT NOT NULL,
-  open INTEGER NOT NULL, outage TEXT NOT NULL, returned TEXT NOT NULL DEFAULT '[]', dirty INTEGER NOT NULL DEFAULT 0);
-`;
 
 /** Assets going offline within this long of an outage's first member join its message. */
 const SAME_OUTAGE_MS = 3_600_000;
@@ -39,7 +31,7 @@ export interface ConnectivityDeps {
    * Silences (assumption B33): a silenced asset's offline is recorded but not posted; if it is still
    * offline when the silence ends, it is posted then. Hook for the silence store; none: never silenced.
    */
-  isSilenced?: (asset: AssetRef, at: number) => boolean;
+  isSilenced?: (asset: AssetRef, at: number, store: StateStore) => Promise<boolean>;
 }
 
 interface AssetRow {
@@ -71,12 +63,11 @@ export class ConnectivityTracker {
   private readonly sweepTimer: NodeJS.Timeout;
 
   constructor(private readonly deps: ConnectivityDeps) {
-    deps.store.sql.exec(SCHEMA);
     // Announces assets that reached minOfflineMinutes (or whose silence ended) between observations.
     this.sweepTimer = setInterval(() => void this.sweep().catch((e: unknown) => deps.logger.warn(`connectivity: sweep failed (${errorText(e)})`)), 30_000);
     this.sweepTimer.unref();
     // Changes committed by the previous run that never reached the outbox go out now.
-    this.flush();
+    this.flushInBackground();
   }
 
   close(): void {
@@ -85,12 +76,12 @@ export class ConnectivityTracker {
     this.flushTimer = undefined;
   }
 
-  private get db() {
+  private get db(): SqlExecutor {
     return this.deps.store.sql;
   }
 
-  private row(assetId: number): AssetRow | undefined {
-    return this.db.prepare('SELECT * FROM conn_assets WHERE asset_id = ?').get(assetId) as AssetRow | undefined;
+  private row(assetId: number, sql = this.db): Promise<AssetRow | undefined> {
+    return sql.get<AssetRow>('SELECT * FROM conn_assets WHERE asset_id = ?', assetId);
   }
 
   /**
@@ -98,20 +89,29 @@ export class ConnectivityTracker {
    * time of an offline asset. Committed before it returns, so a push can be acknowledged after.
    */
   async observe(assetId: number, online: boolean, time: string, since?: string, detail?: AssetDetail): Promise<void> {
-    const known = this.row(assetId);
+    const known = await this.row(assetId);
     const asset = known ? (JSON.parse(known.asset) as AssetRef) : await this.deps.resolveAsset(assetId, detail);
     // Polling read the detail already: its gateway costs no second E8 read.
     const gateway = known ? known.gateway : detail ? (detail.gatewaySerialNumber ?? null) : ((await this.deps.gatewayOf?.(assetId).catch(() => undefined)) ?? null);
-    const changed = this.deps.store.transaction(() => {
-      const row = this.row(assetId);
+    const changed = await this.deps.store.transaction(async (store) => {
+      const row = await this.row(assetId, store.sql);
       if (row && Date.parse(row.last_seen) > Date.parse(time)) return false; // an older, redelivered state
       const wasOnline = row ? row.online === 1 : undefined;
       const stateSince = wasOnline === online ? (row as AssetRow).since : online ? time : (since ?? time);
-      this.db
-        .prepare('INSERT OR REPLACE INTO conn_assets (asset_id, online, since, last_seen, asset, announced, gateway) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(assetId, online ? 1 : 0, stateSince, time, JSON.stringify(asset), wasOnline === online ? (row as AssetRow).announced : 0, gateway);
-      if (online && wasOnline === false && row?.announced === 1) return this.markBack(assetId, time);
-      if (!online) return this.announceIfDue(assetId);
+      await store.sql.run(
+        `INSERT INTO conn_assets (asset_id, online, since, last_seen, asset, announced, gateway) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (asset_id) DO UPDATE SET online = excluded.online, since = excluded.since, last_seen = excluded.last_seen,
+           asset = excluded.asset, announced = excluded.announced, gateway = excluded.gateway`,
+        assetId,
+        online ? 1 : 0,
+        stateSince,
+        time,
+        JSON.stringify(asset),
+        wasOnline === online ? (row as AssetRow).announced : 0,
+        gateway,
+      );
+      if (online && wasOnline === false && row?.announced === 1) return this.markBack(store.sql, assetId, time);
+      if (!online) return this.announceIfDue(store, assetId);
       return false;
     });
     if (changed) this.scheduleFlush();
@@ -119,21 +119,22 @@ export class ConnectivityTracker {
 
   /** Offline assets not announced yet whose time has come. */
   async sweep(): Promise<void> {
-    const rows = this.db.prepare('SELECT asset_id FROM conn_assets WHERE online = 0 AND announced = 0').all() as Array<{ asset_id: number }>;
+    const rows = await this.db.all<{ asset_id: number }>('SELECT asset_id FROM conn_assets WHERE online = 0 AND announced = 0');
     let changed = false;
-    for (const { asset_id } of rows) changed = this.deps.store.transaction(() => this.announceIfDue(asset_id)) || changed;
+    for (const { asset_id } of rows) changed = (await this.deps.store.transaction((store) => this.announceIfDue(store, asset_id))) || changed;
     if (changed) this.scheduleFlush();
   }
 
   /** Inside a transaction: puts an offline asset in its outage(s) when minOfflineMinutes passed. */
-  private announceIfDue(assetId: number): boolean {
-    const row = this.row(assetId);
+  private async announceIfDue(store: StateStore, assetId: number): Promise<boolean> {
+    const sql = store.sql;
+    const row = await this.row(assetId, sql);
     if (!row || row.online === 1 || row.announced === 1) return false;
     const now = this.deps.now();
     if (now - Date.parse(row.since) < this.deps.config.connectivity.minOfflineMinutes * 60_000) return false;
     if (this.state(row, now) === 'unknown') return false;
     const asset = JSON.parse(row.asset) as AssetRef;
-    if (this.deps.isSilenced?.(asset, now)) return false;
+    if (await this.deps.isSilenced?.(asset, now, store)) return false;
     const { config } = this.deps;
     const scopeKind = config.connectivity.groupBy;
     const scope = scopeKind === 'plant' ? asset.plant : asset.group;
@@ -142,27 +143,36 @@ export class ConnectivityTracker {
     const scopeKey = `${asset.organizationId ?? asset.organization}/${scope}`;
     const channels = config.connectivity.channel ? [config.connectivity.channel] : routeAlert(config.alerts, asset, 'Warning');
     for (const channel of channels) {
-      const open = this.db
-        .prepare('SELECT key, outage, returned FROM conn_outages WHERE channel = ? AND scope = ? AND open = 1 ORDER BY opened_at DESC LIMIT 1')
-        .get(channel, scopeKey) as { key: string; outage: string } | undefined;
+      const open = await sql.get<{ key: string; outage: string }>(
+        'SELECT key, outage, returned FROM conn_outages WHERE channel = ? AND scope = ? AND open = 1 ORDER BY opened_at DESC LIMIT 1',
+        channel,
+        scopeKey,
+      );
       const outage = open ? (JSON.parse(open.outage) as Outage) : undefined;
       const member = { asset, offlineSince: row.since, gateway: row.gateway ?? undefined };
       if (outage && Math.abs(Date.parse(row.since) - Date.parse(outage.openedAt)) < SAME_OUTAGE_MS && !outage.members.some((m) => m.asset.id === assetId)) {
         outage.members.push(member);
-        this.db.prepare('UPDATE conn_outages SET outage = ?, dirty = 1 WHERE key = ?').run(JSON.stringify(outage), outage.key);
+        await sql.run('UPDATE conn_outages SET outage = ?, dirty = 1 WHERE key = ?', JSON.stringify(outage), outage.key);
       } else {
         const key = `conn:${channel}:${scopeKind}:${scopeKey}:${Date.parse(row.since)}:${assetId}`;
         const created: Outage = { key, channel, scope, scopeKind, openedAt: row.since, members: [member] };
-        this.db.prepare('INSERT OR IGNORE INTO conn_outages (key, channel, scope, opened_at, open, outage, dirty) VALUES (?, ?, ?, ?, 1, ?, 1)').run(key, channel, scopeKey, row.since, JSON.stringify(created));
+        await sql.run(
+          'INSERT INTO conn_outages (key, channel, scope, opened_at, open, outage, dirty) VALUES (?, ?, ?, ?, 1, ?, 1) ON CONFLICT (key) DO NOTHING',
+          key,
+          channel,
+          scopeKey,
+          row.since,
+          JSON.stringify(created),
+        );
       }
     }
-    this.db.prepare('UPDATE conn_assets SET announced = 1 WHERE asset_id = ?').run(assetId);
+    await sql.run('UPDATE conn_assets SET announced = 1 WHERE asset_id = ?', assetId);
     return true;
   }
 
   /** Inside a transaction: the asset is back in every open outage holding it. */
-  private markBack(assetId: number, time: string): boolean {
-    const rows = this.db.prepare('SELECT key, outage, returned FROM conn_outages WHERE open = 1').all() as Array<{ key: string; outage: string; returned: string }>;
+  private async markBack(sql: SqlExecutor, assetId: number, time: string): Promise<boolean> {
+    const rows = await sql.all<{ key: string; outage: string; returned: string }>('SELECT key, outage, returned FROM conn_outages WHERE open = 1');
     let changed = false;
     for (const row of rows) {
       const outage = JSON.parse(row.outage) as Outage;
@@ -170,33 +180,42 @@ export class ConnectivityTracker {
       if (!member) continue;
       member.backAt = time;
       const returned = [...(JSON.parse(row.returned) as number[]), assetId];
-      this.db
-        .prepare('UPDATE conn_outages SET outage = ?, returned = ?, open = ?, dirty = 1 WHERE key = ?')
-        .run(JSON.stringify(outage), JSON.stringify(returned), stillOffline(outage).length > 0 ? 1 : 0, row.key);
+      await sql.run(
+        'UPDATE conn_outages SET outage = ?, returned = ?, open = ?, dirty = 1 WHERE key = ?',
+        JSON.stringify(outage),
+        JSON.stringify(returned),
+        stillOffline(outage).length > 0 ? 1 : 0,
+        row.key,
+      );
       changed = true;
     }
-    this.db.prepare('UPDATE conn_assets SET announced = 0 WHERE asset_id = ?').run(assetId);
+    await sql.run('UPDATE conn_assets SET announced = 0 WHERE asset_id = ?', assetId);
     return changed;
   }
 
   private scheduleFlush(): void {
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = undefined;
-      this.flush();
+      this.flushInBackground();
     }, FLUSH_DELAY_MS);
   }
 
+  private flushInBackground(): void {
+    this.flush().catch((e: unknown) => this.deps.logger.warn(`connectivity: changes not sent yet (${errorText(e)}); they go with the next one`));
+  }
+
   /** Gathered changes to the outbox: one post or update per outage, with the returns since the last. */
-  flush(): void {
-    const dirty = this.db.prepare('SELECT key, channel, outage, returned FROM conn_outages WHERE dirty = 1').all() as Array<{ key: string; channel: string; outage: string; returned: string }>;
-    if (dirty.length === 0) return;
-    this.deps.store.transaction(() => {
+  async flush(): Promise<void> {
+    const flushed = await this.deps.store.transaction(async (store) => {
+      // Read inside: a change committed meanwhile (or by another replica) is sent once.
+      const dirty = await store.sql.all<{ key: string; channel: string; outage: string; returned: string }>('SELECT key, channel, outage, returned FROM conn_outages WHERE dirty = 1');
       for (const row of dirty) {
-        this.deps.store.enqueue(row.channel, { kind: 'connectivity', outage: JSON.parse(row.outage) as Outage, returned: JSON.parse(row.returned) as number[] });
-        this.db.prepare("UPDATE conn_outages SET dirty = 0, returned = '[]' WHERE key = ?").run(row.key);
+        await store.enqueue(row.channel, { kind: 'connectivity', outage: JSON.parse(row.outage) as Outage, returned: JSON.parse(row.returned) as number[] });
+        await store.sql.run("UPDATE conn_outages SET dirty = 0, returned = '[]' WHERE key = ?", row.key);
       }
+      return dirty.length;
     });
-    this.deps.onEnqueued();
+    if (flushed > 0) this.deps.onEnqueued();
   }
 
   private state(row: AssetRow, now: number): LinkState {
@@ -207,20 +226,20 @@ export class ConnectivityTracker {
   }
 
   /** What the bot knows of one asset; undefined when it has never been observed. */
-  link(assetId: number): AssetLink | undefined {
-    const row = this.row(assetId);
+  async link(assetId: number): Promise<AssetLink | undefined> {
+    const row = await this.row(assetId);
     return row && this.toLink(row, this.deps.now());
   }
 
   /** How many assets have been observed at all (0: nothing is known yet). */
-  observed(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM conn_assets').get() as { n: number }).n;
+  async observed(): Promise<number> {
+    return Number((await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM conn_assets'))?.n ?? 0);
   }
 
   /** Every asset not online (offline or unknown), longest first. */
-  notOnline(): AssetLink[] {
+  async notOnline(): Promise<AssetLink[]> {
     const now = this.deps.now();
-    return (this.db.prepare('SELECT * FROM conn_assets ORDER BY since').all() as unknown as AssetRow[]).map((r) => this.toLink(r, now)).filter((l) => l.state !== 'online');
+    return (await this.db.all<AssetRow>('SELECT * FROM conn_assets ORDER BY since, asset_id')).map((r) => this.toLink(r, now)).filter((l) => l.state !== 'online');
   }
 
   private toLink(row: AssetRow, now: number): AssetLink {

@@ -1,4 +1,4 @@
-import type { AlertRecord, AssetRef, CbmAlert } from '../alerts/model';
+import type { AssetRef, CbmAlert } from '../alerts/model';
 import type { AssetLink, ConnectivityTracker } from '../connectivity/tracker';
 import type { StateStore } from '../state/store';
 
@@ -32,7 +32,7 @@ export class HomeService {
 
   async glance(): Promise<FleetGlance> {
     const faults = new Map<string, Map<number, { asset: AssetRef; count: number }>>();
-    for (const alert of this.deps.store.openAlerts() as AlertRecord[]) {
+    for (const alert of await this.deps.store.openAlerts()) {
       if (alert.severity !== 'Fault') continue;
       const group = alert.asset.group || '(no group)';
       const assets = faults.get(group) ?? new Map<number, { asset: AssetRef; count: number }>();
@@ -45,12 +45,12 @@ export class HomeService {
       .map(([group, assets]) => ({ group, assets: [...assets.values()].sort((a, b) => b.count - a.count), count: [...assets.values()].reduce((n, a) => n + a.count, 0) }))
       .sort((a, b) => b.count - a.count);
     const rank = (s: string) => (s === 'Red' ? 0 : 1);
-    const cbm = this.deps.store.cbmUnits(['Red', 'Yellow']).sort((a, b) => rank(a.status) - rank(b.status) || a.asset.name.localeCompare(b.asset.name));
+    const cbm = (await this.deps.store.cbmUnits(['Red', 'Yellow'])).sort((a, b) => rank(a.status) - rank(b.status) || a.asset.name.localeCompare(b.asset.name));
     return {
       at: new Date(this.deps.now()).toISOString(),
       faultsByGroup,
       cbm,
-      offline: this.deps.connectivity?.notOnline() ?? [],
+      offline: (await this.deps.connectivity?.notOnline()) ?? [],
       silences: this.deps.silences ? await this.deps.silences() : undefined,
     };
   }

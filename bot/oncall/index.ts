@@ -51,70 +51,78 @@ export class OnCall {
     /** The platform's plant names (E2), for `/drive mute plant …`. */
     private readonly plants?: () => Promise<string[]>,
   ) {
-    this.state = new OnCallState(store.database);
+    this.state = new OnCallState(store.sql);
   }
 
   /** The alert as messages show it now: who took it, whether it is muted, its links. */
-  present = (alert: AlertRecord): AlertRecord => {
+  present = async (alert: AlertRecord): Promise<AlertRecord> => {
     const links: LinkButton[] = [];
     if (this.config.links.assetPage) links.push({ text: 'Asset page', url: fillLink(this.config.links.assetPage, alert) });
     const runbook = this.config.links.runbooks[alert.code] ?? this.config.links.runbooks.default;
     if (runbook) links.push({ text: `Runbook ${alert.code}`.slice(0, 75), url: fillLink(runbook, alert) });
-    const muted = this.silenceFor(alert.asset);
-    return { ...alert, ack: this.state.getAck(alert.key), links, mutedUntil: muted?.until };
+    const muted = await this.silenceFor(alert.asset);
+    return { ...alert, ack: await this.state.getAck(alert.key), links, mutedUntil: muted?.until };
   };
 
-  /** The silence covering an asset now, if any. */
-  silenceFor(asset: AssetRef, now = Date.now()): Silence | undefined {
-    return this.silencesFor(asset, now)[0];
+  /** The on-call tables as `store` reaches them (inside its transaction, when it is bound to one). */
+  private stateIn(store: StateStore): OnCallState {
+    return store === this.store ? this.state : new OnCallState(store.sql);
+  }
+
+  /** The silence covering an asset now, if any. `store`: the transaction's, when called inside one. */
+  async silenceFor(asset: AssetRef, now = Date.now(), store = this.store): Promise<Silence | undefined> {
+    return (await this.silencesFor(asset, now, store))[0];
   }
 
   /** Every silence covering an asset now (for `/drive status`). */
-  silencesFor(asset: AssetRef, now = Date.now()): Silence[] {
-    return this.state.activeSilences().filter((s) => s.from <= now && now < s.until && silenceMatches(s, asset));
+  async silencesFor(asset: AssetRef, now = Date.now(), store = this.store): Promise<Silence[]> {
+    return (await this.stateIn(store).activeSilences()).filter((s) => s.from <= now && now < s.until && silenceMatches(s, asset));
   }
 
-  /** Called by the engine in its transaction: true when the alert is recorded instead of posted. */
-  suppress(alert: AlertRecord, channel: string): boolean {
-    const silence = this.silenceFor(alert.asset);
+  /** Called by the engine in its transaction (`store`): true when the alert is recorded instead of posted. */
+  async suppress(alert: AlertRecord, channel: string, store: StateStore): Promise<boolean> {
+    const silence = await this.silenceFor(alert.asset, Date.now(), store);
     if (!silence) return false;
-    this.state.recordSilenced(silence.id, alert.key, channel);
+    await this.stateIn(store).recordSilenced(silence.id, alert.key, channel);
     return true;
   }
 
   /** Reminders only for what is still open, not taken and not muted. */
-  stillDue = (alert: AlertRecord): boolean => alert.status === 'Open' && !alert.ack && !this.silenceFor(alert.asset);
+  stillDue = async (alert: AlertRecord): Promise<boolean> => alert.status === 'Open' && !alert.ack && !(await this.silenceFor(alert.asset));
 
   /** Inhibition: the open message of the other member of this alert's PowerTrain, if recent. */
-  inhibit = (alert: AlertRecord, channel: string): MessageRef | undefined => {
+  inhibit = async (alert: AlertRecord, channel: string): Promise<MessageRef | undefined> => {
     const pt = alert.asset.powerTrain;
     if (!pt || alert.severity !== 'Fault') return undefined;
-    for (const other of this.store.openAlerts()) {
+    for (const other of await this.store.openAlerts()) {
       if (other.key === alert.key || other.asset.id === alert.asset.id || other.asset.powerTrain?.id !== pt.id || other.severity !== 'Fault') continue;
       if (Math.abs(Date.parse(other.eventTime) - Date.parse(alert.eventTime)) > INHIBIT_WINDOW_MS) continue;
-      const ref = this.store.getMessage(other.key, channel);
+      const ref = await this.store.getMessage(other.key, channel);
       if (ref?.via === 'message') return ref;
     }
     return undefined;
   };
 
   /** Acknowledge (or take over) alerts: persisted, then every message showing them is updated. */
-  acknowledge(keys: readonly string[], userId: string, now = Date.now()): string {
-    const taken: string[] = [];
-    const already: string[] = [];
-    this.store.transaction(() => {
+  async acknowledge(keys: readonly string[], userId: string, now = Date.now()): Promise<string> {
+    const { taken, already } = await this.store.transaction(async (store) => {
+      // Fresh on each run of the transaction (it may run again).
+      const taken: string[] = [];
+      const already: string[] = [];
+      const state = this.stateIn(store);
       for (const key of keys) {
-        const event = this.store.getEvent(key);
+        const event = await store.getEvent(key);
         if (!event || event.status !== 'Open') continue;
-        const ack = this.state.getAck(key);
+        const ack = await state.getAck(key);
         if (ack?.userId === userId) {
           already.push(event.alert.code);
           continue;
         }
-        this.state.putAck(key, { userId, at: now, previous: ack ? [...ack.previous, { userId: ack.userId, at: ack.at }] : [] });
+        await state.putAck(key, { userId, at: now, previous: ack ? [...ack.previous, { userId: ack.userId, at: ack.at }] : [] });
         taken.push(ack ? `took over ${event.alert.code} on ${event.alert.asset.name} from <@${ack.userId}>` : `acknowledged ${event.alert.code} on ${event.alert.asset.name}`);
-        for (const ref of this.store.messagesOf(key)) this.store.enqueue(ref.channel, { kind: 'refresh', key });
+        for (const ref of await store.messagesOf(key)) await store.enqueue(ref.channel, { kind: 'refresh', key });
       }
+      return { taken, already };
     });
     if (taken.length > 0) this.onEnqueued();
     if (taken.length > 0) return `You ${taken.join('; ')}. Reminders for it stop.`;
@@ -181,22 +189,28 @@ export class OnCall {
   }
 
   /** The alert's "Mute 2 h" button: its assets, two hours. */
-  muteAssets(assetIds: readonly number[], userId: string, now = Date.now()): string {
-    const texts = assetIds.map((id) => {
+  async muteAssets(assetIds: readonly number[], userId: string, now = Date.now()): Promise<string> {
+    const texts: string[] = [];
+    for (const id of assetIds) {
       const item = this.directory.byId(id);
-      return this.addSilence('asset', String(id), `${item?.name ?? `asset ${id}`} (${item?.serialNumber ?? '-'})`, 2 * 3_600_000, 'muted from an alert', userId, now).text;
-    });
+      texts.push((await this.addSilence('asset', String(id), `${item?.name ?? `asset ${id}`} (${item?.serialNumber ?? '-'})`, 2 * 3_600_000, 'muted from an alert', userId, now)).text);
+    }
     return texts.join('\n');
   }
 
-  private addSilence(kind: SilenceKind, value: string, label: string, ms: number, reason: string | undefined, userId: string | undefined, now: number): MuteAnswer {
-    const silence = this.store.transaction(() => {
-      const s = this.state.addSilence({ kind, value, label, from: now, until: now + ms, reason, createdBy: userId });
+  /** Enqueues a refresh of every message of the open alerts `silence` covers (inside the caller's transaction). */
+  private async refreshCovered(store: StateStore, silence: Silence): Promise<void> {
+    for (const alert of await store.openAlerts()) {
+      if (!silenceMatches(silence, alert.asset)) continue;
+      for (const ref of await store.messagesOf(alert.key)) await store.enqueue(ref.channel, { kind: 'refresh', key: alert.key });
+    }
+  }
+
+  private async addSilence(kind: SilenceKind, value: string, label: string, ms: number, reason: string | undefined, userId: string | undefined, now: number): Promise<MuteAnswer> {
+    const silence = await this.store.transaction(async (store) => {
+      const s = await this.stateIn(store).addSilence({ kind, value, label, from: now, until: now + ms, reason, createdBy: userId });
       // Open alerts of what is now muted show it (and stop reminding).
-      for (const alert of this.store.openAlerts()) {
-        if (!silenceMatches(s, alert.asset)) continue;
-        for (const ref of this.store.messagesOf(alert.key)) this.store.enqueue(ref.channel, { kind: 'refresh', key: alert.key });
-      }
+      await this.refreshCovered(store, s);
       return s;
     });
     this.onEnqueued();
@@ -206,7 +220,7 @@ export class OnCall {
   }
 
   async unmute(words: string[], userId: string | undefined, now = Date.now()): Promise<string> {
-    const active = this.state.activeSilences();
+    const active = await this.state.activeSilences();
     let ended: Silence[];
     if (words.length === 1 && /^#?\d+$/.test(words[0]) && active.some((s) => String(s.id) === words[0].replace('#', ''))) {
       ended = active.filter((s) => String(s.id) === words[0].replace('#', ''));
@@ -216,48 +230,48 @@ export class OnCall {
       ended = active.filter((s) => s.kind === target.kind && s.value === target.value);
     } else return `Usage: \`${this.config.command} unmute <asset|group <name>|plant <name>|silence id>\`; \`${this.config.command} mutes\` lists them.`;
     if (ended.length === 0) return 'Nothing like that is muted. `mutes` lists the active silences.';
-    for (const s of ended) this.end(s, userId, now);
+    for (const s of ended) await this.end(s, userId, now);
     return `Unmuted ${ended.map((s) => s.label).join(', ')}. A summary of what happened during the silence is posted.`;
   }
 
   /** Active silences, soonest end first. */
-  mutes(now = Date.now()): Silence[] {
-    return this.state.activeSilences().filter((s) => s.until > now).sort((a, b) => a.until - b.until);
+  async mutes(now = Date.now()): Promise<Silence[]> {
+    return (await this.state.activeSilences()).filter((s) => s.until > now).sort((a, b) => a.until - b.until);
   }
 
   /** Ends a silence: one summary per channel its recorded alerts were routed to. */
-  private end(silence: Silence, endedBy: string | undefined, now: number): void {
-    const changed = this.store.transaction(() => {
-      this.state.endSilence(silence.id, endedBy, now);
+  private async end(silence: Silence, endedBy: string | undefined, now: number): Promise<void> {
+    const changed = await this.store.transaction(async (store) => {
+      const state = this.stateIn(store);
+      // Another replica (or a second click) ended it already: its summary went out once.
+      if ((await state.getSilence(silence.id))?.ended !== false) return false;
+      await state.endSilence(silence.id, endedBy, now);
       const byChannel = new Map<string, AlertRecord[]>();
-      for (const { key, channel } of this.state.silencedEvents(silence.id)) {
-        const alert = this.store.getEvent(key)?.alert;
-        if (!alert || this.store.getMessage(key, channel)) continue;
+      for (const { key, channel } of await state.silencedEvents(silence.id)) {
+        const alert = (await store.getEvent(key))?.alert;
+        if (!alert || (await store.getMessage(key, channel))) continue;
         byChannel.set(channel, [...(byChannel.get(channel) ?? []), alert]);
       }
       for (const [channel, alerts] of byChannel) {
         const summary: SilenceSummary = { scope: silence.label, reason: silence.reason, from: silence.from, until: Math.min(silence.until, now), endedBy, alerts };
-        this.store.enqueue(channel, { kind: 'silence_summary', summary });
+        await store.enqueue(channel, { kind: 'silence_summary', summary });
       }
-      for (const alert of this.store.openAlerts()) {
-        if (!silenceMatches(silence, alert.asset)) continue;
-        for (const ref of this.store.messagesOf(alert.key)) this.store.enqueue(ref.channel, { kind: 'refresh', key: alert.key });
-      }
+      await this.refreshCovered(store, silence);
       return true;
     });
     if (changed) this.onEnqueued();
   }
 
   /** Ends expired silences and enqueues due reminders and escalations. */
-  tick(now = Date.now()): void {
-    for (const s of this.state.activeSilences()) if (s.until <= now) this.end(s, undefined, now);
+  async tick(now = Date.now()): Promise<void> {
+    for (const s of await this.state.activeSilences()) if (s.until <= now) await this.end(s, undefined, now);
     let enqueued = false;
-    for (const alert of this.store.openAlerts()) {
+    for (const alert of await this.store.openAlerts()) {
       if (alert.severity !== 'Fault') continue;
-      const view = this.present(alert);
-      if (!this.stillDue(view)) continue;
+      const view = await this.present(alert);
+      if (!(await this.stillDue(view))) continue;
       const age = now - Date.parse(alert.eventTime);
-      for (const ref of this.store.messagesOf(alert.key)) {
+      for (const ref of await this.store.messagesOf(alert.key)) {
         const route = routeFor(this.config.alerts, alert, ref.channel);
         if (!route) continue;
         const levels: Array<['remind' | 'escalate', string | undefined, string[] | undefined]> = [
@@ -267,11 +281,12 @@ export class OnCall {
         for (const [level, after, mentions] of levels) {
           const delay = after === undefined ? undefined : parseDuration(after);
           if (delay === undefined || age < delay) continue;
-          this.store.transaction(() => {
-            if (!this.state.claimReminder(alert.key, ref.channel, level)) return;
-            this.store.enqueue(ref.channel, { kind: 'reminder', key: alert.key, level, mentions: mentions ?? [] });
-            enqueued = true;
+          const claimed = await this.store.transaction(async (store) => {
+            if (!(await this.stateIn(store).claimReminder(alert.key, ref.channel, level))) return false;
+            await store.enqueue(ref.channel, { kind: 'reminder', key: alert.key, level, mentions: mentions ?? [] });
+            return true;
           });
+          enqueued ||= claimed;
         }
       }
     }

@@ -1,18 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-import type { DatabaseSync } from 'node:sqlite';
 import type { AckInfo } from '../alerts/model';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS acks (event_key TEXT PRIMARY KEY, info TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS silences (
-  id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, value TEXT NOT NULL, label TEXT NOT NULL,
-  from_ms INTEGER NOT NULL, until_ms INTEGER NOT NULL, reason TEXT, created_by TEXT,
-  ended INTEGER NOT NULL DEFAULT 0, ended_by TEXT);
-CREATE TABLE IF NOT EXISTS silenced_events (
-  silence_id INTEGER NOT NULL, event_key TEXT NOT NULL, channel TEXT NOT NULL, PRIMARY KEY (silence_id, event_key, channel));
-CREATE TABLE IF NOT EXISTS reminders_sent (
-  event_key TEXT NOT NULL, channel TEXT NOT NULL, level TEXT NOT NULL, PRIMARY KEY (event_key, channel, level));
-`;
+import type { SqlExecutor } from '../state/sql';
 
 export type SilenceKind = 'asset' | 'group' | 'plant';
 
@@ -57,52 +44,66 @@ const toSilence = (r: SilenceRow): Silence => ({
   endedBy: r.ended_by ?? undefined,
 });
 
-/** The on-call tables (acknowledgements, silences, reminders sent) in the bot's state database. */
+/** The on-call tables (acknowledgements, silences, reminders sent) in the bot's state database (schema step 2). */
 export class OnCallState {
-  constructor(private readonly db: DatabaseSync) {
-    db.exec(SCHEMA);
-  }
+  /** `sql`: the database, or the transaction these calls belong to. */
+  constructor(private readonly sql: SqlExecutor) {}
 
-  getAck(key: string): AckInfo | undefined {
-    const row = this.db.prepare('SELECT info FROM acks WHERE event_key = ?').get(key) as { info: string } | undefined;
+  async getAck(key: string): Promise<AckInfo | undefined> {
+    const row = await this.sql.get<{ info: string }>('SELECT info FROM acks WHERE event_key = ?', key);
     return row && (JSON.parse(row.info) as AckInfo);
   }
 
-  putAck(key: string, info: AckInfo): void {
-    this.db.prepare('INSERT OR REPLACE INTO acks (event_key, info) VALUES (?, ?)').run(key, JSON.stringify(info));
+  async putAck(key: string, info: AckInfo): Promise<void> {
+    await this.sql.run('INSERT INTO acks (event_key, info) VALUES (?, ?) ON CONFLICT (event_key) DO UPDATE SET info = excluded.info', key, JSON.stringify(info));
   }
 
-  addSilence(s: Omit<Silence, 'id' | 'ended' | 'endedBy'>): Silence {
-    const result = this.db
-      .prepare('INSERT INTO silences (kind, value, label, from_ms, until_ms, reason, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(s.kind, s.value, s.label, s.from, s.until, s.reason ?? null, s.createdBy ?? null);
-    return { ...s, id: Number(result.lastInsertRowid), ended: false };
+  async addSilence(s: Omit<Silence, 'id' | 'ended' | 'endedBy'>): Promise<Silence> {
+    // RETURNING: the new id the same way in both stores (SQLite 3.35+, PostgreSQL).
+    const row = await this.sql.get<{ id: number }>(
+      'INSERT INTO silences (kind, value, label, from_ms, until_ms, reason, created_by) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
+      s.kind,
+      s.value,
+      s.label,
+      s.from,
+      s.until,
+      s.reason ?? null,
+      s.createdBy ?? null,
+    );
+    return { ...s, id: Number(row?.id), ended: false };
   }
 
   /** Silences not ended yet (some may be past their end, waiting for their summary). */
-  activeSilences(): Silence[] {
-    return (this.db.prepare('SELECT * FROM silences WHERE ended = 0 ORDER BY id').all() as unknown as SilenceRow[]).map(toSilence);
+  async activeSilences(): Promise<Silence[]> {
+    return (await this.sql.all<SilenceRow>('SELECT * FROM silences WHERE ended = 0 ORDER BY id')).map(toSilence);
   }
 
-  endSilence(id: number, endedBy?: string, at?: number): void {
-    this.db.prepare('UPDATE silences SET ended = 1, ended_by = ?, until_ms = MIN(until_ms, ?) WHERE id = ?').run(endedBy ?? null, at ?? Number.MAX_SAFE_INTEGER, id);
+  async endSilence(id: number, endedBy?: string, at?: number): Promise<void> {
+    // CASE, not MIN(a, b): PostgreSQL's MIN is only an aggregate.
+    await this.sql.run(
+      'UPDATE silences SET ended = 1, ended_by = ?, until_ms = CASE WHEN until_ms < ? THEN until_ms ELSE ? END WHERE id = ?',
+      endedBy ?? null,
+      at ?? Number.MAX_SAFE_INTEGER,
+      at ?? Number.MAX_SAFE_INTEGER,
+      id,
+    );
   }
 
-  getSilence(id: number): Silence | undefined {
-    const row = this.db.prepare('SELECT * FROM silences WHERE id = ?').get(id) as SilenceRow | undefined;
+  async getSilence(id: number): Promise<Silence | undefined> {
+    const row = await this.sql.get<SilenceRow>('SELECT * FROM silences WHERE id = ?', id);
     return row && toSilence(row);
   }
 
-  recordSilenced(silenceId: number, key: string, channel: string): void {
-    this.db.prepare('INSERT OR IGNORE INTO silenced_events (silence_id, event_key, channel) VALUES (?, ?, ?)').run(silenceId, key, channel);
+  async recordSilenced(silenceId: number, key: string, channel: string): Promise<void> {
+    await this.sql.run('INSERT INTO silenced_events (silence_id, event_key, channel) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', silenceId, key, channel);
   }
 
-  silencedEvents(silenceId: number): Array<{ key: string; channel: string }> {
-    return this.db.prepare('SELECT event_key AS key, channel FROM silenced_events WHERE silence_id = ?').all(silenceId) as Array<{ key: string; channel: string }>;
+  silencedEvents(silenceId: number): Promise<Array<{ key: string; channel: string }>> {
+    return this.sql.all<{ key: string; channel: string }>('SELECT event_key AS key, channel FROM silenced_events WHERE silence_id = ?', silenceId);
   }
 
   /** True the first time (the reminder is to be sent), false after. */
-  claimReminder(key: string, channel: string, level: string): boolean {
-    return this.db.prepare('INSERT OR IGNORE INTO reminders_sent (event_key, channel, level) VALUES (?, ?, ?)').run(key, channel, level).changes > 0;
+  async claimReminder(key: string, channel: string, level: string): Promise<boolean> {
+    return (await this.sql.run('INSERT INTO reminders_sent (event_key, channel, level) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', key, channel, level)).changes > 0;
   }
 }

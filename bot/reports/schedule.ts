@@ -8,11 +8,6 @@ import type { ReportService } from './service';
 
 type Schedule = BotConfig['reports'][number];
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS report_schedules (
-  key TEXT PRIMARY KEY, last_at INTEGER NOT NULL, claimed_at INTEGER, report_id INTEGER);
-`;
-
 /** A cron zone for croner: an IANA name, or a fixed offset (`+08:00`) as minutes. */
 function cronZone(zone: string): { timezone?: string; utcOffset?: number } {
   const offset = /^([+-])(\d{2}):(\d{2})$/.exec(zone);
@@ -36,22 +31,17 @@ export class ReportScheduler {
   private readonly entries: Array<{ key: string; schedule: Schedule; cron: Cron }>;
   private readonly timer: NodeJS.Timeout;
   private running: Promise<void> | undefined;
+  private seeded = false;
 
   constructor(
     private readonly deps: { config: BotConfig; reports: ReportService; store: import('../state/store').StateStore; logger: BotLogger; now: () => number },
   ) {
-    deps.store.sql.exec(SCHEMA);
     const { config } = deps;
     this.entries = config.reports.map((schedule) => ({
       key: createHash('sha256').update(JSON.stringify([schedule.cron, schedule.group ?? null, schedule.asset ?? null, schedule.channel, schedule.days, schedule.title ?? null])).digest('hex').slice(0, 16),
       schedule,
       cron: cronOf(schedule, config.timeZone),
     }));
-    const now = deps.now();
-    for (const entry of this.entries) {
-      // A schedule seen for the first time starts from now: nothing before it is "missed".
-      deps.store.sql.prepare('INSERT OR IGNORE INTO report_schedules (key, last_at) VALUES (?, ?)').run(entry.key, now);
-    }
     this.timer = setInterval(() => void this.tick(), 1000);
     this.timer.unref();
     void this.tick();
@@ -71,15 +61,25 @@ export class ReportScheduler {
   }
 
   private row(key: string) {
-    return this.deps.store.sql.prepare('SELECT last_at, claimed_at, report_id FROM report_schedules WHERE key = ?').get(key) as
-      | { last_at: number; claimed_at: number | null; report_id: number | null }
-      | undefined;
+    return this.deps.store.sql.get<{ last_at: number; claimed_at: number | null; report_id: number | null }>(
+      'SELECT last_at, claimed_at, report_id FROM report_schedules WHERE key = ?',
+      key,
+    );
+  }
+
+  /** A schedule seen for the first time starts from now: nothing before it is "missed". */
+  private async seed(now: number): Promise<void> {
+    for (const entry of this.entries) {
+      await this.deps.store.sql.run('INSERT INTO report_schedules (key, last_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', entry.key, now);
+    }
+    this.seeded = true;
   }
 
   private async fireDue(): Promise<void> {
     const now = this.deps.now();
+    if (!this.seeded) await this.seed(now);
     for (const entry of this.entries) {
-      const row = this.row(entry.key);
+      const row = await this.row(entry.key);
       if (!row) continue;
       let occurrence: number | undefined;
       if (row.claimed_at !== null && row.report_id === null) {
@@ -91,7 +91,15 @@ export class ReportScheduler {
         let latest = next.getTime();
         for (let n = entry.cron.nextRun(new Date(latest)); n && n.getTime() <= now; n = entry.cron.nextRun(new Date(latest))) latest = n.getTime();
         occurrence = latest;
-        this.deps.store.sql.prepare('UPDATE report_schedules SET last_at = ?, claimed_at = ?, report_id = NULL WHERE key = ?').run(occurrence, occurrence, entry.key);
+        // Claimed only if no one claimed it meanwhile (another replica): it fires once.
+        const claim = await this.deps.store.sql.run(
+          'UPDATE report_schedules SET last_at = ?, claimed_at = ?, report_id = NULL WHERE key = ? AND last_at = ?',
+          occurrence,
+          occurrence,
+          entry.key,
+          row.last_at,
+        );
+        if (claim.changes === 0) continue;
       }
       await this.fire(entry, occurrence);
     }
@@ -102,7 +110,7 @@ export class ReportScheduler {
     const target = String(schedule.group ?? schedule.asset);
     const adopted = await this.deps.reports.findRequested(entry.key, occurrence);
     if (adopted !== undefined) {
-      this.deps.store.sql.prepare('UPDATE report_schedules SET report_id = ? WHERE key = ?').run(adopted, entry.key);
+      await this.deps.store.sql.run('UPDATE report_schedules SET report_id = ? WHERE key = ?', adopted, entry.key);
       return;
     }
     const outcome = await this.deps.reports.request({
@@ -114,11 +122,11 @@ export class ReportScheduler {
       scheduleKey: `${entry.key}:${occurrence}`,
     });
     if (outcome.kind === 'started') {
-      this.deps.store.sql.prepare('UPDATE report_schedules SET report_id = ? WHERE key = ?').run(outcome.job.reportId, entry.key);
+      await this.deps.store.sql.run('UPDATE report_schedules SET report_id = ? WHERE key = ?', outcome.job.reportId, entry.key);
       this.deps.logger.info(`reports: scheduled report ${outcome.job.reportId} (${outcome.job.title}) requested for ${new Date(occurrence).toISOString()}`);
     } else {
       // Refused for good (the group is gone, the level forbids it): said in the channel, not retried.
-      this.deps.store.sql.prepare('UPDATE report_schedules SET report_id = 0 WHERE key = ?').run(entry.key);
+      await this.deps.store.sql.run('UPDATE report_schedules SET report_id = 0 WHERE key = ?', entry.key);
       this.deps.logger.warn(`reports: scheduled report of ${target} refused: ${outcome.message}`);
       await this.deps.reports.announceRefusal(schedule.channel, `:x: The scheduled report of ${target} (${schedule.cron}) was not made: ${outcome.message}`);
     }

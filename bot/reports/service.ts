@@ -11,11 +11,6 @@ import type { ConnectivityTracker } from '../connectivity/tracker';
 import { REPORT_MIN_AGE_DAYS, type ReportRequestText } from './request';
 import type { MessageSink } from './sink';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS report_jobs (
-  report_id INTEGER PRIMARY KEY, status TEXT NOT NULL, job TEXT NOT NULL, updated_at INTEGER NOT NULL);
-`;
-
 /** A report the bot asked for and has not finished with (persisted: a restart picks it up). */
 export interface ReportJob extends ReportView {
   /** The asset E22 and E23 are asked about (the first of the report). */
@@ -66,7 +61,6 @@ export class ReportService {
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly deps: ReportServiceDeps) {
-    deps.store.sql.exec(SCHEMA);
     this.timer = setInterval(() => void this.checkPending(), deps.pollOnly ? 15_000 : 60_000);
     this.timer.unref();
   }
@@ -75,21 +69,23 @@ export class ReportService {
     clearInterval(this.timer);
   }
 
-  private save(job: ReportJob, status: 'creating' | 'done' | 'failed'): void {
-    this.deps.store.sql
-      .prepare('INSERT OR REPLACE INTO report_jobs (report_id, status, job, updated_at) VALUES (?, ?, ?, ?)')
-      .run(job.reportId, status, JSON.stringify(job), Date.now());
+  private async save(job: ReportJob, status: 'creating' | 'done' | 'failed'): Promise<void> {
+    await this.deps.store.sql.run(
+      'INSERT INTO report_jobs (report_id, status, job, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (report_id) DO UPDATE SET status = excluded.status, job = excluded.job, updated_at = excluded.updated_at',
+      job.reportId,
+      status,
+      JSON.stringify(job),
+      Date.now(),
+    );
   }
 
-  job(reportId: number): { status: string; job: ReportJob } | undefined {
-    const row = this.deps.store.sql.prepare('SELECT status, job FROM report_jobs WHERE report_id = ?').get(reportId) as { status: string; job: string } | undefined;
+  async job(reportId: number): Promise<{ status: string; job: ReportJob } | undefined> {
+    const row = await this.deps.store.sql.get<{ status: string; job: string }>('SELECT status, job FROM report_jobs WHERE report_id = ?', reportId);
     return row && { status: row.status, job: JSON.parse(row.job) as ReportJob };
   }
 
-  pending(): ReportJob[] {
-    return (this.deps.store.sql.prepare("SELECT job FROM report_jobs WHERE status = 'creating' ORDER BY report_id").all() as Array<{ job: string }>).map(
-      (r) => JSON.parse(r.job) as ReportJob,
-    );
+  async pending(): Promise<ReportJob[]> {
+    return (await this.deps.store.sql.all<{ job: string }>("SELECT job FROM report_jobs WHERE status = 'creating' ORDER BY report_id")).map((r) => JSON.parse(r.job) as ReportJob);
   }
 
   /** The assets a target names: a group's drives and motors (fleet report), or one asset (drive report). */
@@ -182,7 +178,7 @@ export class ReportService {
         requestedAt: this.deps.now(),
         scheduleKey: input.scheduleKey,
       };
-      this.save(job, 'creating');
+      await this.save(job, 'creating');
       await this.announce(job);
       // A report can finish before its message was posted (a fast platform): look now.
       if (report.status !== 'Creating') await this.onStatus(report.id, report.status);
@@ -194,7 +190,7 @@ export class ReportService {
 
   /** The report a schedule's occurrence already asked for (a crash after E21), if any. */
   async findRequested(scheduleKey: string, occurrence: number): Promise<number | undefined> {
-    const rows = this.deps.store.sql.prepare('SELECT report_id, job FROM report_jobs').all() as Array<{ report_id: number; job: string }>;
+    const rows = await this.deps.store.sql.all<{ report_id: number; job: string }>('SELECT report_id, job FROM report_jobs');
     return rows.find((r) => (JSON.parse(r.job) as ReportJob).scheduleKey === `${scheduleKey}:${occurrence}`)?.report_id;
   }
 
@@ -210,7 +206,7 @@ export class ReportService {
       const posted = await this.deps.sink.post(job.channel, reportCreatingMessage(job));
       job.channelId = posted.channelId;
       job.ts = posted.ts;
-      this.save(job, 'creating');
+      await this.save(job, 'creating');
     } catch (error) {
       // The PDF still comes, in the channel instead of a thread.
       this.deps.logger.warn(`reports: "creating" message of report ${job.reportId} not posted in ${job.channel} (${errorText(error)})`);
@@ -243,7 +239,7 @@ export class ReportService {
 
   /** An AssetReport push (or an E22 status): Created delivers the PDF, Failed is announced. */
   async onStatus(reportId: number, status: string): Promise<void> {
-    const known = this.job(reportId);
+    const known = await this.job(reportId);
     if (!known || known.status !== 'creating') return; // not ours, or already finished
     if (status === 'Created') await this.deliver(known.job);
     else if (status === 'Failed') await this.fail(known.job);
@@ -258,7 +254,7 @@ export class ReportService {
     this.inFlight.add(job.reportId);
     try {
       job.ready = true;
-      this.save(job, 'creating');
+      await this.save(job, 'creating');
       // The link lives 10 minutes (A7): fetched only now, used at once.
       const link = await this.deps.platform.assetData.getReportDownload({ assetId: job.assetId, reportId: job.reportId });
       if (!link.fileTemplink) throw new Error(`the platform gave no link (status ${link.status ?? 'unknown'})`);
@@ -268,16 +264,16 @@ export class ReportService {
       const filename = /\.pdf$/i.test(file.fileName) ? file.fileName : `report-${job.reportId}.pdf`;
       const channel = job.channelId ?? job.channel;
       job.fileId = await this.deps.sink.upload(channel, { data: file.data, filename, title: job.title }, `:page_facing_up: ${job.title}: ${job.what}, ${job.startDate} to ${job.endDate} (UTC+8)`, job.ts);
-      this.save(job, 'done');
+      await this.save(job, 'done');
       if (job.ts) await this.deps.sink.update(channel, job.ts, reportReadyMessage(job)).catch((e: unknown) => this.deps.logger.warn(`reports: message of report ${job.reportId} not updated (${errorText(e)})`));
       this.deps.logger.info(`reports: report ${job.reportId} (${job.title}) posted in ${job.channel}`);
     } catch (error) {
       job.deliveries = (job.deliveries ?? 0) + 1;
       if (job.deliveries < MAX_DELIVERIES) {
-        this.save(job, 'creating');
+        await this.save(job, 'creating');
         this.deps.logger.warn(`reports: report ${job.reportId} not delivered yet (${errorText(error)}); tried again shortly`);
       } else {
-        this.save(job, 'failed');
+        await this.save(job, 'failed');
         this.deps.logger.error(`reports: report ${job.reportId} given up after ${job.deliveries} tries (${errorText(error)})`);
         const text = `:x: “${job.title}” was made, but its PDF could not be posted here (${errorText(error)}). Download it from the platform's portal, or ask again.`;
         await this.announceRefusal(job.channelId ?? job.channel, text, job.ts);
@@ -289,7 +285,7 @@ export class ReportService {
 
   private async fail(job: ReportJob): Promise<void> {
     const reason = await this.likelyReason(job);
-    this.save(job, 'failed');
+    await this.save(job, 'failed');
     const message = reportFailedMessage(job, reason);
     const channel = job.channelId ?? job.channel;
     try {
@@ -315,7 +311,7 @@ export class ReportService {
         const name = detail.name ?? `asset ${id}`;
         if (created >= end) reasons.push(`${name} was added after the period ended, so it has no data in it`);
         else if (created > start) reasons.push(`${name} was added during the period, so part of it has no data`);
-        const link = this.deps.connectivity?.link(id);
+        const link = await this.deps.connectivity?.link(id);
         if (link?.state === 'offline' && Date.parse(link.since) <= start) reasons.push(`${name} has been offline since before the period began`);
       } catch (error) {
         if (error instanceof DriveMonitoringApiError && error.code === 102201) missing++;
@@ -329,7 +325,7 @@ export class ReportService {
   /** E22 for reports still Creating: always when polling, in push mode for those the push has not settled. */
   async checkPending(): Promise<void> {
     const now = this.deps.now();
-    for (const job of this.pending()) {
+    for (const job of await this.pending()) {
       if (job.ready) {
         await this.deliver(job);
         continue;
@@ -341,7 +337,7 @@ export class ReportService {
         if (report) await this.onStatus(report.id, report.status);
         else if (now - job.requestedAt > 7 * DAY) {
           // E22 lists the last 7 days only: it will never be seen again.
-          this.save(job, 'failed');
+          await this.save(job, 'failed');
           this.deps.logger.warn(`reports: report ${job.reportId} is no longer listed by the platform; given up`);
         }
       } catch (error) {

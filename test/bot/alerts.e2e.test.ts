@@ -121,7 +121,7 @@ test('a storm of 1,000 faults ends with every fault in a message or a digest, wi
   const stormPosts = slack.posts().filter((m) => !m.threadTs && m.text.startsWith('Alert digest')).length;
   expect(stormPosts).toBeLessThan(60);
   expect(slack.problems).toEqual([]);
-  expect(bot.store.failedCalls()).toEqual([]);
+  expect(await bot.store.failedCalls()).toEqual([]);
 }, 120_000);
 
 test('the bot token never appears in the logs', () => {

@@ -39,5 +39,5 @@ test('E8 reads stay within the share, the round stretches to the fleet, and /dri
   const first = sim.requests.api('E8')[0];
   const id = Number(/asset\/(\d+)$/.exec(first.path)?.[1]);
   await waitFor('its observation', () => bot.connectivity?.link(id));
-  expect(bot.connectivity?.link(id)?.state).not.toBe('unknown');
+  expect((await bot.connectivity?.link(id))?.state).not.toBe('unknown');
 }, 60_000);

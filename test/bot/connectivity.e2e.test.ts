@@ -47,7 +47,7 @@ async function expectGroupedOutageAndReturn(
   expect(connectivityMessages(slack, line)).toEqual([message]);
   expect(JSON.stringify(message.blocks)).toContain('offline since');
   expect(JSON.stringify(message.blocks)).toContain(`Check gateway ${gateway} (all of them are behind it)`);
-  for (const asset of line) expect(bot().connectivity?.link(asset.id)?.state).toBe('offline');
+  for (const asset of line) expect((await bot().connectivity?.link(asset.id))?.state).toBe('offline');
   const health = await bot().commands.handle('health');
   expect(health.kind === 'health' && Object.values(health.offlineByGroup ?? {}).reduce((n, g) => n + g.offline, 0)).toBeGreaterThanOrEqual(5);
   const status = await bot().commands.handle(`status ${line[0].id}`);
@@ -140,7 +140,7 @@ describe('unknown is not offline', () => {
     });
     const bot = f.bot;
     await bot.connectivityPoll?.pollOnce();
-    expect(bot.connectivity?.link(asset.id)?.state).toBe('online');
+    expect((await bot.connectivity?.link(asset.id))?.state).toBe('online');
     // From now on E8 cannot be read for it, and it really is offline: the bot must not guess.
     sim.faults.add({ paths: [new RegExp(`/assetmanagement/asset/${asset.id}$`)], errorRate: 1, errorStatus: 502 });
     sim.control.setOnline(asset.id, false);
@@ -148,7 +148,7 @@ describe('unknown is not offline', () => {
       sim.clock.advance(6 * 60_000);
       await bot.connectivityPoll?.pollOnce();
     }
-    expect(bot.connectivity?.link(asset.id)?.state).toBe('unknown');
+    expect((await bot.connectivity?.link(asset.id))?.state).toBe('unknown');
     await bot.dispatcher.drain(5000);
     expect(slack.posts().filter((m) => m.text.includes(asset.serialNumber))).toEqual([]);
     // The platform answers again (no pass since): status shows what the bot knows.
@@ -190,12 +190,12 @@ describe('groups of the same name in two organizations', () => {
     await bot.connectivityPoll?.pollOnce();
     // Delivery is waited for, not timed: under a loaded CI machine the outbox took longer than a
     // fixed drain. A timeout names what the bot knew of both assets, so a logic fault shows itself.
-    const known = () => assets.map((a) => `${a.serialNumber}: ${JSON.stringify(bot.connectivity?.link(a.id) ?? 'never observed')}`).join('; ');
-    try {
-      await waitFor('one message per organization', () => assets.every((asset) => connectivityMessages(slack, [asset]).length > 0));
-    } catch (error) {
-      throw new Error(`${(error as Error).message}; the bot knew ${known()}`);
-    }
+    const known = async () => (await Promise.all(assets.map(async (a) => `${a.serialNumber}: ${JSON.stringify((await bot.connectivity?.link(a.id)) ?? 'never observed')}`))).join('; ');
+    const timedOut = await waitFor('one message per organization', () => assets.every((asset) => connectivityMessages(slack, [asset]).length > 0)).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(timedOut && `${timedOut.message}; the bot knew ${await known()}`).toBeUndefined();
     expect(await bot.dispatcher.drain(20_000)).toBe(true);
     const messages = assets.map((asset) => connectivityMessages(slack, [asset]));
     expect(messages.map((m) => m.length)).toEqual([1, 1]);

@@ -3,6 +3,7 @@ import { Dispatcher } from '../../bot/alerts/dispatcher';
 import type { AlertRecord, CbmAlert } from '../../bot/alerts/model';
 import { parseConfig } from '../../bot/config/load';
 import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
+import { openDatabase } from '../../bot/state/open';
 import { StateStore } from '../../bot/state/store';
 import { capturingLogger, fakeSlackToken } from './helpers';
 import { SlackApiServer } from './slack-server';
@@ -18,13 +19,13 @@ beforeAll(async () => {
 afterAll(() => slack.close());
 
 test('a 429 makes only its channel wait for Retry-After; the other channel goes on and nothing is lost', async () => {
-  const store = new StateStore(':memory:');
+  const store = StateStore.over(await openDatabase({ stateFile: ':memory:' }));
   const { logger, lines } = capturingLogger();
   // Faster than Slack allows, so the server answers 429 and the dispatcher must wait it out.
   const dispatcher = new Dispatcher(store, new SlackNoticeSink(createAlertClient(token, slack.apiUrl), 'UTC'), { postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger });
-  store.transaction(() => {
-    for (let i = 0; i < 3; i++) store.enqueue('#busy', { kind: 'alert', alert: alert(i) });
-    store.enqueue('#quiet', { kind: 'alert', alert: alert(100) });
+  await store.transaction(async (tx) => {
+    for (let i = 0; i < 3; i++) await tx.enqueue('#busy', { kind: 'alert', alert: alert(i) });
+    await tx.enqueue('#quiet', { kind: 'alert', alert: alert(100) });
   });
   const started = Date.now();
   dispatcher.kick();
@@ -39,23 +40,23 @@ test('a 429 makes only its channel wait for Retry-After; the other channel goes 
   expect(busy[2].at - started).toBeGreaterThanOrEqual(1900);
   expect(lines.some((l) => l.includes('#busy rate limited'))).toBe(true);
   await dispatcher.stop();
-  store.close();
+  await store.close();
 });
 
-test('the daily CBM digest is enqueued once per local day, after the configured time, per channel', () => {
-  const store = new StateStore(':memory:');
+test('the daily CBM digest is enqueued once per local day, after the configured time, per channel', async () => {
+  const store = StateStore.over(await openDatabase({ stateFile: ':memory:' }));
   const config = parseConfig({ timeZone: '+08:00', cbm: { dailyDigestAt: '08:00' }, alerts: { routes: [{ severity: ['Fault'], channel: '#red' }], defaultChannel: '#all' } });
   const unit = (status: string, name: string): CbmAlert => ({ key: `1:${name}`, asset, unit: name, status, kpis: [] });
-  store.putCbmStatus(unit('Red', 'Fan'));
-  store.putCbmStatus(unit('Yellow', 'Capacitor'));
-  store.putCbmStatus(unit('Good', 'IGBT'));
-  expect(enqueueCbmDigestIfDue(store, config, new Date('2026-11-20T23:59:00Z'))).toBe(false); // 07:59 local
-  expect(enqueueCbmDigestIfDue(store, config, new Date('2026-11-21T00:01:00Z'))).toBe(true); // 08:01 local
-  expect(enqueueCbmDigestIfDue(store, config, new Date('2026-11-21T09:00:00Z'))).toBe(false); // same local day
-  const red = store.pending('#red', 10).map((c) => c.item);
-  const all = store.pending('#all', 10).map((c) => c.item);
+  await store.putCbmStatus(unit('Red', 'Fan'));
+  await store.putCbmStatus(unit('Yellow', 'Capacitor'));
+  await store.putCbmStatus(unit('Good', 'IGBT'));
+  expect(await enqueueCbmDigestIfDue(store, config, new Date('2026-11-20T23:59:00Z'))).toBe(false); // 07:59 local
+  expect(await enqueueCbmDigestIfDue(store, config, new Date('2026-11-21T00:01:00Z'))).toBe(true); // 08:01 local
+  expect(await enqueueCbmDigestIfDue(store, config, new Date('2026-11-21T09:00:00Z'))).toBe(false); // same local day
+  const red = (await store.pending('#red', 10)).map((c) => c.item);
+  const all = (await store.pending('#all', 10)).map((c) => c.item);
   expect(red).toEqual([{ kind: 'cbm_digest', day: '2026-11-21', units: [expect.objectContaining({ unit: 'Fan' })] }]);
   expect(all).toEqual([{ kind: 'cbm_digest', day: '2026-11-21', units: [expect.objectContaining({ unit: 'Capacitor' })] }]);
-  expect(enqueueCbmDigestIfDue(store, config, new Date('2026-11-22T00:30:00Z'))).toBe(true); // next local day
-  store.close();
+  expect(await enqueueCbmDigestIfDue(store, config, new Date('2026-11-22T00:30:00Z'))).toBe(true); // next local day
+  await store.close();
 });

@@ -23,10 +23,10 @@ export function capturingLogger(): { logger: BotLogger; lines: string[] } {
   return { logger: createLogger({ level: 'debug', write: (line) => lines.push(line) }), lines };
 }
 
-export async function waitFor<T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined && value !== null && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(25);

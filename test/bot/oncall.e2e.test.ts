@@ -78,7 +78,7 @@ test('Acknowledge shows who took the fault, a second person takes it over, and i
   await app.stop();
   await bot.stop();
   await startAll();
-  expect(bot.oncall.state.getAck(`${drives[0].id}:${String(event.id)}`)?.userId).toBe('U0BOB');
+  expect((await bot.oncall.state.getAck(`${drives[0].id}:${String(event.id)}`))?.userId).toBe('U0BOB');
   sim.control.closeEvent(drives[0].id, Number(event.id), 'Fixed by Bob');
   await bot.poll?.pollOnce();
   await waitFor('the resolved message', () => message.text.includes('Resolved'));

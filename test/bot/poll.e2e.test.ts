@@ -63,7 +63,7 @@ test('CBM by polling: Red is posted once per change, Good replies in the same th
 
 test('a pass skips PowerTrains, rests expired assets, and still moves its watermark', async () => {
   await poll();
-  const mark = bot.store.getWatermark('poll.events');
+  const mark = await bot.store.getWatermark('poll.events');
   sim.requests.clear();
   lines.length = 0;
   await poll();
@@ -77,5 +77,5 @@ test('a pass skips PowerTrains, rests expired assets, and still moves its waterm
   expect(calls.filter((c) => powerTrains.has(assetOf(c.path)) || expired.has(assetOf(c.path)))).toEqual([]);
   expect(calls.every((c) => c.status === 200)).toBe(true);
   expect(lines.filter((l) => l.includes('poll: events of asset'))).toEqual([]);
-  expect(Date.parse(bot.store.getWatermark('poll.events') ?? '')).toBeGreaterThan(Date.parse(mark ?? ''));
+  expect(Date.parse((await bot.store.getWatermark('poll.events')) ?? '')).toBeGreaterThan(Date.parse(mark ?? ''));
 });

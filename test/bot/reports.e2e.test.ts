@@ -80,14 +80,14 @@ describe('with the push channel, through the Bolt app', () => {
   test('a report the platform fails is announced as failed, with a likely reason, in its thread', async () => {
     await command(`report ${drive.serialNumber} 30d Doomed report`, 'r2');
     const message = await waitFor('the creating message', () => creatingMessage(slack, 'Doomed report'));
-    const [job] = bot.reports?.pending() ?? [];
+    const [job] = (await bot.reports?.pending()) ?? [];
     expect(job?.title).toBe('Doomed report');
     sim.control.finishReport(job.reportId, 'Failed');
     await waitFor('the message saying it failed', () => message.updates > 0 && message.text.includes('could not make it'));
     const reply = await waitFor('the failure in the thread', () => slack.posts().find((m) => m.threadTs === message.ts));
     expect(reply.text).toMatch(/reason/i);
     expect(pdfIn(slack, message)).toBeUndefined();
-    expect(bot.reports?.job(job.reportId)?.status).toBe('failed');
+    expect((await bot.reports?.job(job.reportId))?.status).toBe('failed');
   });
 
   test('bad periods are refused before any request, in a sentence', async () => {
@@ -158,10 +158,10 @@ describe('by polling (no push channel)', () => {
     const message = await waitFor('the creating message', () => creatingMessage(slack, 'Unfetchable'));
     sim.faults.add({ paths: ['/files/report/'], malformedRate: 1, malformedKind: 'html' });
     sim.clock.advance(25_000);
-    const job = bot.reports?.pending().find((j) => j.title === 'Unfetchable');
+    const job = (await bot.reports?.pending())?.find((j) => j.title === 'Unfetchable');
     for (let i = 0; i < 5; i++) await bot.reports?.checkPending();
     sim.faults.clear();
-    expect(bot.reports?.job(job?.reportId ?? 0)?.status).toBe('failed');
+    expect((await bot.reports?.job(job?.reportId ?? 0))?.status).toBe('failed');
     const said = await waitFor('the thread reply', () => slack.posts().find((m) => m.threadTs === message.ts));
     expect(said.text).toContain('could not be posted here');
     expect(pdfIn(slack, message)).toBeUndefined();

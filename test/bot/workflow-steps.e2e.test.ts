@@ -105,7 +105,7 @@ test('List open faults filters by group, plant and alert channel, with event num
   expect(String(byGroup.faults)).toContain(`event ${String(event.id)}`);
   expect(String(byGroup.faults)).toContain('not acknowledged');
   const byChannel = outputs(await step('list_open_faults', { channel: slack.channelId('#maint') })) as Record<string, unknown>;
-  expect(byChannel.count).toBe(bot.store.openAlerts().filter((a) => a.severity === 'Fault').length);
+  expect(byChannel.count).toBe((await bot.store.openAlerts()).filter((a) => a.severity === 'Fault').length);
   const none = outputs(await step('list_open_faults', { plant: 'Nowhere Plant' })) as Record<string, unknown>;
   expect(none).toEqual({ count: 0, faults: 'No open fault in plant Nowhere Plant.' });
   // A mistyped group is said, with the closest name, rather than listed as empty.
@@ -124,7 +124,7 @@ test('Acknowledge fault and Take over fault change the on-call state as the butt
   const over = outputs(await step('take_over_fault', { alert: link, user: 'U0BOB' })) as Record<string, unknown>;
   expect(over).toMatchObject({ holder: 'U0BOB', previous_holder: 'U0ALICE' });
   await waitFor('the take-over', () => JSON.stringify(message.blocks).includes('took over from <@U0ALICE>'));
-  expect(bot.oncall.state.getAck(`${drives[4].id}:${String(event.id)}`)?.userId).toBe('U0BOB');
+  expect((await bot.oncall.state.getAck(`${drives[4].id}:${String(event.id)}`))?.userId).toBe('U0BOB');
   expect(error(await step('take_over_fault', { alert: '999999999', user: 'U0BOB' }))).toContain('No open alert matches "999999999"');
   expect(error(await step('take_over_fault', { alert: 'pump 3', user: 'U0BOB' }))).toContain('is not an alert reference');
 });

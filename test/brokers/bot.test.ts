@@ -12,6 +12,7 @@ import { AlertEngine } from '../../bot/alerts/engine';
 import { eventKey } from '../../bot/alerts/model';
 import { startPushSource } from '../../bot/alerts/sources/push';
 import type { BotLogger } from '../../bot/log';
+import { openDatabase } from '../../bot/state/open';
 import { StateStore } from '../../bot/state/store';
 import type { PushReceiver } from '../../shared/push';
 import { startTestPlatform, waitFor, type TestPlatform } from '../push/platform';
@@ -51,7 +52,7 @@ interface Bot {
 }
 
 async function startBot(settings: BrokerTarget['settings']): Promise<Bot> {
-  const store = new StateStore(join(dir, `${randomUUID()}.db`));
+  const store = StateStore.over(await openDatabase({ stateFile: join(dir, `${randomUUID()}.db`) }));
   cleanup.push(() => store.close());
   const failedOnce = new Set<number>();
   let lookups = 0;
@@ -79,11 +80,12 @@ test.each(['simulator-amqp', 'simulator-mqtt', 'rabbitmq-amqp', 'rabbitmq-mqtt',
     await target.publish(Array.from({ length: COUNT }, (_, i) => i + 1));
     await waitFor(() => bot.receiver.stats.delivered >= COUNT, `${COUNT} faults handled (${bot.receiver.stats.delivered} so far)`, 240_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const missing = Array.from({ length: COUNT }, (_, i) => i + 1).filter((n) => bot.store.getEvent(eventKey(ASSET, n)) === undefined);
+    const missing: number[] = [];
+    for (let n = 1; n <= COUNT; n++) if ((await bot.store.getEvent(eventKey(ASSET, n))) === undefined) missing.push(n);
     expect(missing).toEqual([]);
     expect(bot.receiver.stats.failed).toBe(bot.failedOnce.size);
     expect(bot.failedOnce.size).toBeGreaterThanOrEqual(COUNT / 100);
-    expect(bot.store.countPending()).toBe(COUNT);
+    expect(await bot.store.countPending()).toBe(COUNT);
     expect(bot.lines.filter((l) => l.startsWith('error'))).toEqual([]);
   },
 );

@@ -84,7 +84,7 @@ const readable = (a: AssetListItem) => a.assetType !== 'PowerTrain';
  * from what every asset had been read up to. The first pass after a start reads every asset and
  * posts what happened before the start as one catch-up message per channel (B47).
  */
-export function startPollSource(deps: PollDeps): PollSource {
+export async function startPollSource(deps: PollDeps): Promise<PollSource> {
   const { engine, platform, directory, store, config, logger, budget } = deps;
   const intervalMs = config.source.pollIntervalSeconds * 1000;
   const aside = new SetAside(logger);
@@ -94,7 +94,7 @@ export function startPollSource(deps: PollDeps): PollSource {
   const startedAt = Date.now();
   // Event times are whole seconds: one in the start's own second may be after the start.
   const startSecond = Math.floor(startedAt / 1000) * 1000;
-  const mark = store.getWatermark(EVENTS_WATERMARK);
+  const mark = await store.getWatermark(EVENTS_WATERMARK);
   const catchUpBack = config.source.catchUpLookbackMinutes;
   // Where an asset never read in this run starts: the last run's watermark, else the lookback.
   const base = Math.max(
@@ -115,9 +115,9 @@ export function startPollSource(deps: PollDeps): PollSource {
   const readThroughOf = (id: number) => readThrough.get(id) ?? base;
 
   /** Ids of assets with an open alert, and from when each must be read so its close is seen. */
-  function openSince(): Map<number, number> {
+  async function openSince(): Promise<Map<number, number>> {
     const since = new Map<number, number>();
-    for (const alert of store.openAlerts()) {
+    for (const alert of await store.openAlerts()) {
       const t = Date.parse(alert.eventTime);
       since.set(alert.asset.id, Math.min(since.get(alert.asset.id) ?? t, t));
     }
@@ -212,10 +212,10 @@ export function startPollSource(deps: PollDeps): PollSource {
   }
 
   /** Drives whose CBM is due; spread over the CBM interval rather than read in one burst. */
-  function cbmDue(drives: readonly AssetListItem[], now: number, all: boolean): number[] {
+  async function cbmDue(drives: readonly AssetListItem[], now: number, all: boolean): Promise<number[]> {
     if (!config.cbm.enabled) return [];
     const cbmMs = config.cbm.pollIntervalMinutes * 60_000;
-    const lastRun = Date.parse(store.getWatermark(CBM_WATERMARK) ?? '') || 0;
+    const lastRun = Date.parse((await store.getWatermark(CBM_WATERMARK)) ?? '') || 0;
     const due = drives.filter((a) => !aside.has('cbm', a.id, now) && now - (cbmReadAt.get(a.id) ?? lastRun) >= cbmMs);
     if (all) return drives.filter((a) => !aside.has('cbm', a.id, now)).map((a) => a.id);
     const perPass = Math.ceil((drives.length * intervalMs) / cbmMs);
@@ -276,10 +276,10 @@ export function startPollSource(deps: PollDeps): PollSource {
       const ids = new Set(fleet.map((a) => a.id));
       for (const map of [readThrough, busyUntil, cbmReadAt]) for (const id of map.keys()) if (!ids.has(id)) map.delete(id);
       aside.retain(ids);
-      const open = openSince();
+      const open = await openSince();
       const candidates = readableIds(now);
       const drives = fleet.filter((a) => a.assetType === 'Drive');
-      const cbm = cbmDue(drives, now, withCbm);
+      const cbm = await cbmDue(drives, now, withCbm);
       let read: readonly number[] = candidates;
       if (!full && firstPassDone) {
         const busy: number[] = [];
@@ -304,7 +304,7 @@ export function startPollSource(deps: PollDeps): PollSource {
       const failures = await readEvents(read, open, collect);
       if (collect && !closed) {
         const since = new Date(base).toISOString();
-        const recorded = engine.commitCatchUp([...collect.values()], since, CATCH_UP_LISTED);
+        const recorded = await engine.commitCatchUp([...collect.values()], since, CATCH_UP_LISTED);
         if (recorded > 0) {
           const assets = new Set([...collect.values()].map((c) => c.alert.asset.id)).size;
           logger.info(`poll: ${recorded} alerts on ${assets} assets from before the start (since ${since}) posted as one catch-up message per channel`);
@@ -315,15 +315,15 @@ export function startPollSource(deps: PollDeps): PollSource {
       if (cbm.length > 0) {
         await readCbm(cbm);
         const since = cbmRoundSince(drives, now);
-        if (since !== undefined) store.setWatermark(CBM_WATERMARK, new Date(since).toISOString());
+        if (since !== undefined) await store.setWatermark(CBM_WATERMARK, new Date(since).toISOString());
       }
       if (firstCbmRound && !closed && drives.every((a) => cbmReadAt.has(a.id) || aside.has('cbm', a.id, now))) {
-        const recorded = engine.commitCbmCatchUp(new Date(now).toISOString().slice(0, 10));
+        const recorded = await engine.commitCbmCatchUp(new Date(now).toISOString().slice(0, 10));
         if (recorded > 0) logger.info(`poll: ${recorded} CBM units found Yellow or Red in the first round posted as one CBM digest per channel`);
         firstCbmRound = false;
       }
       if (!closed) {
-        store.setWatermark(EVENTS_WATERMARK, new Date(oldestRead(candidates, now)).toISOString());
+        await store.setWatermark(EVENTS_WATERMARK, new Date(oldestRead(candidates, now)).toISOString());
         const tookMs = Date.now() - now;
         if (read.length + cbm.length >= 100 && tookMs > 0) achieved = ((read.length + cbm.length) / tookMs) * 1000;
         const after = status();

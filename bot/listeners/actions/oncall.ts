@@ -16,7 +16,7 @@ export function registerOnCallActions(app: App, { config, logger, oncall }: List
   app.action<BlockButtonAction>(ACK_ACTION, async ({ ack, body, action, respond }) => {
     await ack();
     const refused = refusal(config.allow, { channel: body.channel?.id, user: body.user.id });
-    const text = refused ?? (oncall ? oncall.acknowledge(splitValue(action.value), body.user.id) : 'The bot is still starting; try again in a moment.');
+    const text = refused ?? (oncall ? await oncall.acknowledge(splitValue(action.value), body.user.id) : 'The bot is still starting; try again in a moment.');
     await reply(respond, text, 'Acknowledge');
   });
 
@@ -24,7 +24,7 @@ export function registerOnCallActions(app: App, { config, logger, oncall }: List
     await ack();
     const refused = refusal(config.allow, { channel: body.channel?.id, user: body.user.id });
     const ids = splitValue(action.value).map(Number).filter(Number.isInteger);
-    const text = refused ?? (oncall ? oncall.muteAssets(ids, body.user.id) : 'The bot is still starting; try again in a moment.');
+    const text = refused ?? (oncall ? await oncall.muteAssets(ids, body.user.id) : 'The bot is still starting; try again in a moment.');
     await reply(respond, text, 'Mute 2 h');
   });
 

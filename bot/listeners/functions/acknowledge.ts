@@ -15,18 +15,19 @@ const HOW = 'Give the event number shown under the alert (e.g. 500123) or the al
  * The open alert a workflow names: its event number, a link to its message (a digest's link is
  * refused when it lists several), or its key `<asset id>:<event id>`.
  */
-export function findAlert(store: StateStore, reference: string): AlertRecord {
+export async function findAlert(store: StateStore, reference: string): Promise<AlertRecord> {
   const ref = reference.trim();
   if (!ref) throw new StepFailure(`Name the alert. ${HOW}`);
-  const open = store.openAlerts();
+  const open = await store.openAlerts();
   const link = /\/archives\/([CGD][A-Z0-9]+)\/p(\d{10})(\d{6})/.exec(ref);
   let found: AlertRecord[];
   if (link) {
     const ts = `${link[2]}.${link[3]}`;
-    found = open.filter((a) => store.messagesOf(a.key).some((m) => m.channelId === link[1] && m.ts === ts));
+    found = [];
+    for (const a of open) if ((await store.messagesOf(a.key)).some((m) => m.channelId === link[1] && m.ts === ts)) found.push(a);
     if (found.length > 1) throw new StepFailure(`That link is a digest listing ${found.length} open alerts; give the event number of the one you mean.`);
   } else if (/^\d+:\d+$/.test(ref)) {
-    const event = store.getEvent(ref);
+    const event = await store.getEvent(ref);
     if (event && event.status !== 'Open') throw new StepFailure(`${event.alert.severity} ${event.alert.code} on ${event.alert.asset.name} is closed already: nothing to acknowledge.`);
     found = event ? [event.alert] : [];
   } else {
@@ -58,14 +59,14 @@ export function registerAcknowledgeSteps(app: App, deps: ListenerDeps, limits: S
           const { oncall, store } = deps;
           if (!oncall || !store) throw new StepFailure('The bot is still starting; run the workflow again in a minute.');
           const user = String(inputs.user ?? '');
-          const alert = oncall.present(findAlert(store, String(inputs.alert ?? '')));
+          const alert = await oncall.present(await findAlert(store, String(inputs.alert ?? '')));
           // The channels the alert was posted in: the allow-list applies as to its buttons.
-          const channel = store.messagesOf(alert.key)[0]?.channelId;
+          const channel = (await store.messagesOf(alert.key))[0]?.channelId;
           const refused = refusal({ ...config.allow, channels: channel ? config.allow.channels : [] }, { user, channel });
           if (refused) throw new StepFailure(refused);
           const holder = alert.ack?.userId;
           if (!takeOver && holder && holder !== user) throw new StepFailure(`<@${holder}> already holds ${alert.severity} ${alert.code} on ${alert.asset.name}. Use the Take over fault step to take it from them.`);
-          const answer = oncall.acknowledge([alert.key], user);
+          const answer = await oncall.acknowledge([alert.key], user);
           if (answer.startsWith('This alert is closed')) throw new StepFailure(`${alert.severity} ${alert.code} on ${alert.asset.name} is closed already: nothing to acknowledge.`);
           return {
             alert: `${alert.severity} ${alert.code} on ${alert.asset.name} (${alert.asset.serialNumber})`,

@@ -20,11 +20,9 @@ export function commandFailure(result: CommandResult, timeZone: string): StepFai
 /** The asset's page when configured, else the Slack link of its latest open alert message. */
 async function permalink(asset: AssetRef, { config, store }: ListenerDeps, client: webApi.WebClient): Promise<string | undefined> {
   if (config.links.assetPage) return fillLink(config.links.assetPage, { asset, code: '' });
-  const alert = store
-    ?.openAlerts()
-    .filter((a) => a.asset.id === asset.id)
-    .sort((a, b) => b.eventTime.localeCompare(a.eventTime))[0];
-  const ref = alert && store?.messagesOf(alert.key)[0];
+  if (!store) return undefined;
+  const alert = (await store.openAlerts()).filter((a) => a.asset.id === asset.id).sort((a, b) => b.eventTime.localeCompare(a.eventTime))[0];
+  const ref = alert && (await store.messagesOf(alert.key))[0];
   if (!ref) return undefined;
   const answer = await client.chat.getPermalink({ channel: ref.channelId, message_ts: ref.ts }).catch(() => undefined);
   return answer?.permalink;

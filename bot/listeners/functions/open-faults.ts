@@ -19,20 +19,19 @@ export interface FaultScope {
 const same = (a: string | undefined, b: string) => (a ?? '').trim().toLowerCase() === b.trim().toLowerCase();
 
 /** The open faults of the bot's state within a scope, newest first, as the Acknowledge step takes them (their event numbers). */
-export function openFaults({ store, oncall, config }: ListenerDeps, scope: FaultScope): AlertRecord[] {
+export async function openFaults({ store, oncall, config }: ListenerDeps, scope: FaultScope): Promise<AlertRecord[]> {
   if (!store) throw new StepFailure('The bot is still starting; run the workflow again in a minute.');
-  return store
-    .openAlerts()
+  const inScope = (await store.openAlerts())
     .filter((a) => a.status === 'Open' && a.severity === 'Fault')
     .filter((a) => !scope.plant || same(a.asset.plant, scope.plant))
-    .filter((a) => !scope.group || same(a.asset.group, scope.group) || String(a.asset.groupId ?? '') === scope.group.trim())
-    .filter((a) => {
-      const channel = scope.channel;
-      if (!channel) return true;
-      return routeAlert(config.alerts, a.asset, a.severity).includes(channel) || store.messagesOf(a.key).some((m) => m.channelId === channel || m.channel === channel);
-    })
-    .map((a) => oncall?.present(a) ?? a)
-    .sort((a, b) => b.eventTime.localeCompare(a.eventTime));
+    .filter((a) => !scope.group || same(a.asset.group, scope.group) || String(a.asset.groupId ?? '') === scope.group.trim());
+  const faults: AlertRecord[] = [];
+  for (const a of inScope) {
+    const channel = scope.channel;
+    if (channel && !routeAlert(config.alerts, a.asset, a.severity).includes(channel) && !(await store.messagesOf(a.key)).some((m) => m.channelId === channel || m.channel === channel)) continue;
+    faults.push(oncall ? await oncall.present(a) : a);
+  }
+  return faults.sort((a, b) => b.eventTime.localeCompare(a.eventTime));
 }
 
 /** An asset group the fleet does not have is a typo, not an empty list: said, with the closest names. */
@@ -61,7 +60,7 @@ export function registerOpenFaultsStep(app: App, deps: ListenerDeps, limits: Ste
         const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
         const scope: FaultScope = { plant: text(inputs.plant), group: text(inputs.group), channel: text(inputs.channel) };
         await checkGroup(deps, scope.group);
-        const faults = openFaults(deps, scope);
+        const faults = await openFaults(deps, scope);
         return { count: faults.length, faults: listText(faults.map((a) => faultLine(a, deps.config.timeZone)), `No open fault${scopeText(scope)}.`) };
       },
       { complete: (outputs) => complete({ outputs }), fail: (error) => fail({ error }), logger: deps.logger },

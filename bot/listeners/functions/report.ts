@@ -29,7 +29,7 @@ export function reportRequest(inputs: Record<string, unknown>, now: number): Rep
 /** Waits until the report's PDF is in Slack (or the platform failed it); the report service does the work. */
 async function finished(reports: ReportService, reportId: number, checkMs: number, stopped: () => boolean): Promise<ReportJob> {
   for (;;) {
-    const known = reports.job(reportId);
+    const known = await reports.job(reportId);
     if (known?.status === 'done') return known.job;
     if (known?.status === 'failed') {
       throw new StepFailure(`The platform could not make “${known.job.title}”. ${await reports.likelyReason(known.job)}`);
