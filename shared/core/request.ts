@@ -5,6 +5,7 @@ import type { TokenCache } from '../auth/cache';
 import {
   apiErrorOf,
   AuthenticationError,
+  DeadlineError,
   endpointRef,
   LevelDeniedError,
   RateLimitedError,
@@ -40,6 +41,8 @@ export interface CoreConfig {
   timeoutMs: number;
   /** Deadline of one whole call, retries and waits included (undefined: none). */
   deadlineMs?: number;
+  /** How a person gives a call more time, as a deadline error's hint says it (undefined: they cannot). */
+  deadlineSetting?: string;
   /** The level an asset holds (E9, cached), to say it when a call is refused with 102403. */
   levelOf?: (assetId: number, signal?: AbortSignal) => Promise<Level | undefined>;
   logger: SafeLogger;
@@ -183,9 +186,11 @@ export class ApiCore {
     const { config } = this;
     if (!deadlinePassed || config.signal?.aborted || request.signal?.aborted) return error;
     if (!(error instanceof TransportError) || error.mayHaveSucceeded) return error;
-    return new TransportError({
-      reason: 'DEADLINE',
-      detail: `no final answer within ${Math.round(config.deadlineMs! / 1000)} s (the client's deadlineMs), retries included`,
+    return new DeadlineError({
+      operation: request.ref?.name ?? 'Downloading the file',
+      deadlineMs: config.deadlineMs!,
+      elapsedMs: config.deadlineMs!,
+      setting: config.deadlineSetting,
       endpoint: request.ref,
       notSent: error.notSent,
       cause: error,
