@@ -355,7 +355,9 @@ export class DeadlineError extends TransportError {
       const summary = `${args.operation} did not finish within ${within}: the Drive Monitoring platform did not answer in time`;
       words = { summary, message: `${summary}, retries included.`, hint: `Try again in a few minutes${args.setting ? `; if the platform is often this slow, allow more time: ${args.setting}` : ''}.` };
     }
-    super({ reason: 'DEADLINE', detail: `no final answer within ${within}`, endpoint: args.endpoint, notSent: args.notSent, cause: args.cause, words });
+    // The detail is how far the call came, for hosts that show it apart from the summary.
+    const detail = range ? words.message.slice(words.summary.length + 2, -1) : `no final answer within ${within}, retries included`;
+    super({ reason: 'DEADLINE', detail, endpoint: args.endpoint, notSent: args.notSent, cause: args.cause, words });
     this.operation = args.operation;
     this.deadlineMs = args.deadlineMs;
     this.elapsedMs = args.elapsedMs;

@@ -1,5 +1,5 @@
 import type { ICredentialsDecrypted, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
-import { createClient, DEFAULT_DEADLINE_MS, type DriveMonitoringClient } from '../../../shared';
+import { createClient, DEFAULT_DEADLINE_MS, formatDuration, type DriveMonitoringClient } from '../../../shared';
 import { apiCredentialsOf } from './credentials';
 import { n8nTransport } from './n8nTransport';
 
@@ -27,14 +27,23 @@ export async function createNodeClient(this: IExecuteFunctions | ILoadOptionsFun
 	// Temporary download links must not carry the bearer token: they go through n8n's plain helper.
 	const transport = n8nTransport(async (options) => await this.helpers.httpRequest(options));
 	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
-	return createClient({ ...credentials, authenticatedTransport, transport, signal, deadlineMs: callDeadlineMs(this), concurrency: options.concurrency });
+	const { deadlineMs, deadlineSetting } = callDeadline(this);
+	return createClient({ ...credentials, authenticatedTransport, transport, signal, deadlineMs, deadlineSetting, concurrency: options.concurrency });
 }
 
 /**
- * The workflow's own timeout (Workflow Settings > Timeout Workflow, in seconds) bounds each call
- * too: no call outlives the workflow. Without it, the core's default deadline applies.
+ * Each call's deadline (a ranged read of many requests is one call): the workflow's own timeout
+ * (Workflow Settings > Timeout Workflow, in seconds) when it is on, so no call outlives the
+ * workflow and a long read can be given more time there; the core's 90 s otherwise. A deadline
+ * error names that setting as the way to allow more time.
  */
-function callDeadlineMs(context: IExecuteFunctions | ILoadOptionsFunctions): number {
+function callDeadline(context: IExecuteFunctions | ILoadOptionsFunctions): { deadlineMs: number; deadlineSetting: string } {
 	const seconds = Number(context.getWorkflowSettings?.()?.executionTimeout);
-	return Number.isFinite(seconds) && seconds > 0 ? Math.min(DEFAULT_DEADLINE_MS, seconds * 1000) : DEFAULT_DEADLINE_MS;
+	if (Number.isFinite(seconds) && seconds > 0) {
+		return { deadlineMs: seconds * 1000, deadlineSetting: `raise Timeout Workflow in the workflow settings (now ${formatDuration(seconds * 1000)})` };
+	}
+	return {
+		deadlineMs: DEFAULT_DEADLINE_MS,
+		deadlineSetting: `turn on Timeout Workflow in the workflow settings and set it above ${formatDuration(DEFAULT_DEADLINE_MS)} (without it, each request of this node may take ${formatDuration(DEFAULT_DEADLINE_MS)})`,
+	};
 }
