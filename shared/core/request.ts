@@ -16,6 +16,7 @@ import {
 } from '../errors';
 import { CHECK_BEFORE_REPEATING, CODE_INFO } from '../errorCatalog';
 import type { Envelope } from '../schemas/envelope';
+import { parsePayload } from '../schemas/model';
 import { API_PREFIX, ENDPOINTS, UNAUTHORIZED_CODE, type EndpointId, type Level } from '../spec';
 import { headerValue, type Transport, type TransportRequest, type TransportResponse } from '../transport/types';
 import { toTransportError } from '../transport/errors';
@@ -349,7 +350,7 @@ export function parseAnswer<T>(ref: EndpointRef, response: TransportResponse, sc
   if (!envelope.success || response.status >= 400) {
     throw apiErrorOf({ code: envelope.code, httpStatus: response.status, endpoint: ref, apiMessage: envelope.message });
   }
-  const parsed = schema.safeParse(envelope.payload);
+  const parsed = parsePayload(schema, envelope.payload);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
     const first = parsed.error.issues[0];
