@@ -12,8 +12,16 @@ export interface EndpointRef {
   name: string;
 }
 
+const refs = new Map<EndpointId, EndpointRef>();
+
+/** An endpoint's id and name (one object per endpoint: the core takes it on every call). */
 export function endpointRef(id: EndpointId): EndpointRef {
-  return { id, name: ENDPOINTS[id].name };
+  let ref = refs.get(id);
+  if (!ref) {
+    ref = { id, name: ENDPOINTS[id].name };
+    refs.set(id, ref);
+  }
+  return ref;
 }
 
 /** Base class: a redacted message, a `kind`, a `hint` saying what to do, and a JSON form without secrets. */
