@@ -305,13 +305,23 @@ describe('answers out of order, and a deadline over a whole ranged read', () => 
     expect(outcome).toBeInstanceOf(DeadlineError);
     expect(ms).toBeLessThanOrEqual(DEADLINE_MS + MARGIN_MS);
     const error = outcome as DeadlineError;
-    expect(error).toMatchObject({ reason: 'DEADLINE', kind: 'unavailable', deadlineMs: DEADLINE_MS, range: { start: '2026-09-25T00:00:00Z', end: '2026-11-20T00:00:00Z', done: 2, total: 8, daysDone: 14, pending: { start: '2026-10-09T00:00:00Z', end: '2026-10-16T00:00:00Z' } } });
+    // About two windows fit in 1.5 s (one on a loaded machine): the error says how many did.
+    const done = error.range?.done ?? -1;
+    expect(done).toBeGreaterThanOrEqual(1);
+    expect(done).toBeLessThanOrEqual(2);
+    const dayOf = (n: number) => new Date(start.getTime() + n * 86_400_000).toISOString().replace('.000Z', 'Z');
+    expect(error).toMatchObject({
+      reason: 'DEADLINE',
+      kind: 'unavailable',
+      deadlineMs: DEADLINE_MS,
+      range: { start: '2026-09-25T00:00:00Z', end: '2026-11-20T00:00:00Z', total: 8, daysDone: 7 * done, pending: { start: dayOf(7 * done), end: dayOf(7 * done + 7) } },
+    });
     expect(error.elapsedMs).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
     expect(error.summary).toBe('Reading the events of asset 7 from 2026-09-25T00:00:00Z to 2026-11-20T00:00:00Z did not finish within 1.5 s');
-    expect(error.message).toBe(`${error.summary}: 2 of 8 parts were read; the platform had not yet answered for 2026-10-09T00:00:00Z to 2026-10-16T00:00:00Z.`);
-    expect(error.hint).toBe("Ask for a shorter time range (14 days were read in 1.5 s), or allow more time: raise the client's deadlineMs option (now 1.5 s).");
-    // No request was left running behind the error.
-    expect(platform.requests.length).toBe(3);
+    expect(error.message).toBe(`${error.summary}: ${done} of 8 parts were read; the platform had not yet answered for ${dayOf(7 * done)} to ${dayOf(7 * done + 7)}.`);
+    expect(error.hint).toBe(`Ask for a shorter time range (${7 * done} days were read in 1.5 s), or allow more time: raise the client's deadlineMs option (now 1.5 s).`);
+    // The read stopped at its deadline: no window after the one in flight was asked for.
+    expect(platform.requests.length).toBe(done + 1);
   });
 
   test("the level read first ('auto') counts against the read's deadline too", async () => {
