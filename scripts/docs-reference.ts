@@ -35,9 +35,9 @@ function renderDeadlines(): string[] {
 	const single = new DeadlineError({ operation: 'Get asset detail', deadlineMs: 90_000, elapsedMs: 90_000, setting: "raise the client's deadlineMs option (now 90 s)" });
 	const node = new DeadlineError({
 		operation: 'Reading the events of asset 100029',
-		deadlineMs: 60_000,
-		elapsedMs: 60_004,
-		setting: 'raise Timeout Workflow in the workflow settings (now 60 s)',
+		deadlineMs: 54_000,
+		elapsedMs: 54_004,
+		setting: 'raise Timeout Workflow in the workflow settings (now 60 s, of which a call of this node gets 90%)',
 		range: { start: '2025-11-25T00:00:00Z', end: '2026-11-25T00:00:00Z', done: 31, total: 53, daysDone: 217, pending: { start: '2026-06-30T00:00:00Z', end: '2026-07-07T00:00:00Z' } },
 	});
 	const bot = new DeadlineError({
@@ -50,7 +50,7 @@ function renderDeadlines(): string[] {
 	return [
 		'## When a call runs out of time',
 		'',
-		'Every call has a total deadline, retries, token requests and waits included; a read of a long time range in several requests is one call. Past it, the call fails with `DeadlineError` (kind `unavailable`, reason `DEADLINE`), which says which operation, after how long, how far a ranged read came, and how to give it more time where the reader can: programs with the client\'s `deadlineMs` option (default 90 s), n8n with Timeout Workflow in the workflow settings (each call of the node gets that time, 90 s when it is off). The Slack bot\'s users cannot change it.',
+		'Every call has a total deadline, retries, token requests and waits included; a read of a long time range in several requests is one call. Past it, the call fails with `DeadlineError` (kind `unavailable`, reason `DEADLINE`), which says which operation, after how long, how far a ranged read came, and how to give it more time where the reader can: programs with the client\'s `deadlineMs` option (default 90 s), n8n with Timeout Workflow in the workflow settings (each call of the node gets 90% of it, so that it ends before n8n cancels the execution; 90 s when it is off). The Slack bot\'s users cannot change it.',
 		'',
 		'| Where | Message | What to do |',
 		'| --- | --- | --- |',

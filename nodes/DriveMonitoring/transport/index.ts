@@ -32,18 +32,25 @@ export async function createNodeClient(this: IExecuteFunctions | ILoadOptionsFun
 }
 
 /**
- * Each call's deadline (a ranged read of many requests is one call): the workflow's own timeout
- * (Workflow Settings > Timeout Workflow, in seconds) when it is on, so no call outlives the
- * workflow and a long read can be given more time there; the core's 90 s otherwise. A deadline
- * error names that setting as the way to allow more time.
+ * Each call's deadline (a ranged read of many requests is one call). With the workflow's own
+ * timeout on (Workflow Settings > Timeout Workflow, in seconds), 90% of it: n8n cancels the
+ * execution at that timeout, so the call ends first, with its own error saying what ran out and
+ * where to allow more; a long read can be given more time there, also above the 90 s default.
+ * Without it, the core's 90 s.
  */
 function callDeadline(context: IExecuteFunctions | ILoadOptionsFunctions): { deadlineMs: number; deadlineSetting: string } {
 	const seconds = Number(context.getWorkflowSettings?.()?.executionTimeout);
 	if (Number.isFinite(seconds) && seconds > 0) {
-		return { deadlineMs: seconds * 1000, deadlineSetting: `raise Timeout Workflow in the workflow settings (now ${formatDuration(seconds * 1000)})` };
+		return {
+			deadlineMs: seconds * 1000 * WORKFLOW_SHARE,
+			deadlineSetting: `raise Timeout Workflow in the workflow settings (now ${formatDuration(seconds * 1000)}, of which a call of this node gets 90%)`,
+		};
 	}
 	return {
 		deadlineMs: DEFAULT_DEADLINE_MS,
-		deadlineSetting: `turn on Timeout Workflow in the workflow settings and set it above ${formatDuration(DEFAULT_DEADLINE_MS)} (without it, each request of this node may take ${formatDuration(DEFAULT_DEADLINE_MS)})`,
+		deadlineSetting: `turn on Timeout Workflow in the workflow settings with more than ${formatDuration(DEFAULT_DEADLINE_MS / WORKFLOW_SHARE)} (without it, each call of this node, a long time range included, has ${formatDuration(DEFAULT_DEADLINE_MS)})`,
 	};
 }
+
+/** The share of the workflow's timeout a call gets, so that it ends before n8n cancels the execution. */
+const WORKFLOW_SHARE = 0.9;
