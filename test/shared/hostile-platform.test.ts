@@ -171,6 +171,15 @@ describe('a platform that never finishes', () => {
     expect(ms).toBeLessThanOrEqual(DEADLINE_MS + MARGIN_MS);
   });
 
+  test('a temporary link (logger file, report) whose body never ends: the download ends at its deadline, saying so', async () => {
+    const link = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/files/report-3.pdf?sig=abc`;
+    const { outcome, ms } = await settle(slowClient.files.download(link), DEADLINE_MS + MARGIN_MS);
+    expect(outcome).toBeInstanceOf(DeadlineError);
+    expect(outcome).toMatchObject({ kind: 'unavailable', operation: 'Downloading the file', deadlineMs: DEADLINE_MS });
+    expect((outcome as Error).message).toBe('Downloading the file did not finish within 1.5 s: the Drive Monitoring platform did not answer in time, retries included.');
+    expect(ms).toBeLessThanOrEqual(DEADLINE_MS + MARGIN_MS);
+  });
+
   test('a body that never ends: the call ends within its deadline with a typed error', async () => {
     // Tokens from the first platform, answers from this one.
     const tokens = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
