@@ -42,10 +42,10 @@ export class Lease {
 		const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1) AS got', [LEADER_LOCK]);
 		if (!rows[0]?.got) return undefined;
 		const lease = await client.query<{ epoch: string }>(
-			`INSERT INTO leader_lease (id, epoch, holder) VALUES (1, 1, $1)
-			 ON CONFLICT (id) DO UPDATE SET epoch = leader_lease.epoch + 1, holder = $1, acquired_at = now()
+			`INSERT INTO leader_lease (id, epoch, holder, acquired_at) VALUES (1, 1, $1, $2)
+			 ON CONFLICT (id) DO UPDATE SET epoch = leader_lease.epoch + 1, holder = $1, acquired_at = $2
 			 RETURNING epoch`,
-			[this.holder],
+			[this.holder, Date.now()],
 		);
 		this.epochValue = Number(lease.rows[0].epoch);
 		return this.epochValue;

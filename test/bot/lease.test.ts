@@ -1,12 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { fenced, FencedOut, Lease } from '../../bot/state/lease';
-import { migrate } from '../../bot/state/pg-schema';
-import { usePrivatePostgres } from '../helpers/postgres';
+import { migratePostgres, usePrivatePostgres } from '../helpers/postgres';
 
 describe('leader lease with fencing', () => {
 	const { connect, server } = usePrivatePostgres();
 	beforeAll(async () => {
-		await migrate(await connect());
+		await migratePostgres(server().url());
 	});
 
 	it('one leader at a time; a lost leader is told, the next gets a higher epoch, and the old epoch writes nothing', async () => {
