@@ -31,6 +31,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 const USAGE = `Usage: drive-monitoring-bot [--config bot.yml] [--lenient]
+       drive-monitoring-bot migrate --from <state.sqlite> [--to <postgres url>]   (see migrate --help)
 
 --lenient starts even when a route names an organization, asset group or plant the platform
 does not have (warned about instead of refused).
@@ -39,7 +40,8 @@ Without Slack tokens the bot runs in this terminal; without platform credentials
 simulator in-process. Environment: SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or
 SLACK_SIGNING_SECRET (HTTP, PORT); DRIVE_MONITORING_BASE_URL, _AUTH_URL, _TENANT_ID, _API_KEY,
 _API_SECRET, _API_SCOPE_ID; DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC; DRIVE_BOT_CONFIG,
-DRIVE_BOT_STATE, LOG_LEVEL.
+DRIVE_BOT_STATE, LOG_LEVEL; DRIVE_BOT_DATABASE_URL (PostgreSQL shared by replicas, with PGPASSWORD and the
+other PG* variables for what it leaves out) instead of the SQLite state file.
 
 Operations: --ops-port N (or DRIVE_BOT_OPS_PORT; 0 picks a free port) serves GET /healthz,
 /readyz and /metrics (Prometheus) on DRIVE_BOT_OPS_HOST (default 0.0.0.0), in every mode.`;
@@ -226,7 +228,16 @@ async function main(): Promise<void> {
   if (setup.demo) setTimeout(setup.demo, 3000).unref();
 }
 
-main().catch((error: unknown) => {
+/** `drive-monitoring-bot migrate …` is a one-off command; anything else starts the bot. */
+function run(): Promise<void> {
+  if (process.argv[2] !== 'migrate') return main();
+  // Loaded only for the command: the running bot does not need it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { migrateCommand } = require('./migrate') as typeof import('./migrate');
+  return migrateCommand(process.argv.slice(3), process.env, (text) => process.stdout.write(text)).then(() => process.exit(0));
+}
+
+run().catch((error: unknown) => {
   process.stderr.write(`${error instanceof ConfigError ? error.message : `drive bot: ${redact(errorText(error))}`}\n`);
   // A start that failed half-way may have left connections open: the process must still end.
   process.exit(1);

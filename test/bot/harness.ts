@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import type { DatabaseSettings } from '../../bot/state/database-url';
 import { databaseFor } from './store-under-test';
 import type { App } from '@slack/bolt';
 import type { Server } from 'node:http';
@@ -47,6 +48,8 @@ export interface BotUnderTest {
   now?: () => number;
   /** Warn about routes to unknown names instead of refusing to start (`--lenient`). */
   lenient?: boolean;
+  /** This PostgreSQL instead of the store the run is about. */
+  database?: DatabaseSettings;
 }
 
 /** The whole bot as `npm start` assembles it with Slack tokens, its Web API at the local server. */
@@ -67,7 +70,7 @@ export async function startTestBot(options: BotUnderTest): Promise<Bot> {
     now: options.now,
     messages: new SlackMessageSink(createMessageClient(options.botToken, options.slackApiUrl)),
     lenient: options.lenient,
-    database: await databaseFor(options.stateFile),
+    database: options.database ?? (await databaseFor(options.stateFile)),
   });
 }
 
