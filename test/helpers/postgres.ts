@@ -14,6 +14,8 @@ export interface PrivatePostgres {
 	readonly password: string;
 	readonly database: string;
 	url(): string;
+	/** Stops the server (fast shutdown: sessions ended) and starts it again on the same port and data. */
+	restart(): void;
 	stop(): void;
 }
 
@@ -50,16 +52,17 @@ export async function startPostgres(): Promise<PrivatePostgres> {
 	if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'postgres', dir]);
 	run(join(BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync']);
 	const port = await freePort();
-	run(join(BIN, 'pg_ctl'), [
+	const startArgs = [
 		'-D', data, '-l', join(dir, 'log'), '-w', '-t', '60',
 		'-o', `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off`,
 		'start',
-	]);
+	];
 	const stop = (): void => {
 		const [file, argv] = asServerUser(join(BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
 		spawnSync(file, argv, { stdio: 'pipe', timeout: 60_000 });
 		rmSync(dir, { recursive: true, force: true });
 	};
+	run(join(BIN, 'pg_ctl'), startArgs);
 	const user = 'drive_bot';
 	const password = 'p@ss/' + Math.random().toString(36).slice(2);
 	const database = 'drive_bot';
@@ -80,6 +83,10 @@ export async function startPostgres(): Promise<PrivatePostgres> {
 		password,
 		database,
 		url: () => `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+		restart: () => {
+			run(join(BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+			run(join(BIN, 'pg_ctl'), startArgs);
+		},
 		stop,
 	};
 }
