@@ -102,8 +102,9 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 
 	const valid = (): boolean => leading !== undefined && performance.now() - leading.renewedAt < t.ttlMs - t.marginMs;
 
-	const sawEpoch = (epoch: number): void => {
-		if (lastSeenEpoch !== undefined && epoch !== lastSeenEpoch) metrics.leaderChanged();
+	/** Counts a new leader: one seen taking over while this replica watched, or this replica itself. */
+	const sawEpoch = (epoch: number, own = false): void => {
+		if (epoch !== lastSeenEpoch && (own || lastSeenEpoch !== undefined)) metrics.leaderChanged();
 		lastSeenEpoch = epoch;
 	};
 
@@ -201,7 +202,7 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 		}
 		const epoch = await bump(c);
 		leading = { epoch, renewedAt: started };
-		sawEpoch(epoch);
+		sawEpoch(epoch, true);
 		metrics.setLeader(true);
 		logger.info(`This replica leads (epoch ${epoch}, holder "${holder}").`);
 		try {

@@ -3,7 +3,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
+import { registry } from '../../bot/ops/metrics';
+import { databaseCheck, leadershipCheck, Readiness } from '../../bot/ops/readiness';
 import { type Leadership, startLeadership } from '../../bot/state/leadership';
+import { LATEST_VERSION } from '../../bot/state/schema';
 import { FencedOut } from '../../bot/state/lease';
 import { fencedTransaction, migrateForTest } from '../helpers/pg-executor';
 import { usePrivatePostgres } from '../helpers/postgres';
@@ -191,4 +194,59 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 		expect(two).toBe(false);
 		expect(f.stepDowns.concat(g.stepDowns).join('\n')).toMatch(/connection to the database was lost|could not be renewed/);
 	}, 60_000);
+
+	it('/metrics: drive_bot_leader is this process\'s gauge, drive_bot_leader_changes_total only grows; /readyz tells who leads', async () => {
+		const metric = async (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(await registry.metrics())?.[1]);
+		const changesBefore = await metric('drive_bot_leader_changes_total');
+		const h = startLeadership({ connection: { connectionString: server().url() }, holder: 'h', logger: quiet, onLead: () => undefined, onStepDown: () => undefined });
+		try {
+			const readiness = new Readiness();
+			readiness.register('leadership', leadershipCheck(h));
+			await waitFor('h leads', 10_000, () => h.isLeader());
+			expect(await metric('drive_bot_leader')).toBe(1);
+			expect(await metric('drive_bot_leader_changes_total')).toBe(changesBefore + 1);
+			expect((await readiness.evaluate()).checks.leadership.detail).toBe(`leader (epoch ${h.epoch()})`);
+		} finally {
+			await h.close();
+		}
+		expect(await metric('drive_bot_leader')).toBe(0);
+		expect(await metric('drive_bot_leader_changes_total')).toBe(changesBefore + 1);
+	}, 30_000);
+
+	it('/readyz: the database unreachable, or its schema newer than this bot, each said without the password', async () => {
+		const schemaVersion = (url: string) => async () => {
+			const client = new Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+			client.on('error', () => undefined);
+			try {
+				await client.connect();
+				const { rows } = await client.query<{ v: number }>('SELECT max(version) AS v FROM schema_version');
+				return Number(rows[0].v);
+			} finally {
+				await client.end().catch(() => undefined);
+			}
+		};
+		const readiness = new Readiness();
+		readiness.register('database', databaseCheck(schemaVersion(server().url()), LATEST_VERSION));
+		let report = await readiness.evaluate();
+		expect(report.ready).toBe(true);
+		expect(report.checks.database.detail).toBe(`database reachable, schema version ${LATEST_VERSION}`);
+
+		const admin = await connect();
+		await admin.query("INSERT INTO schema_version (version, description, applied_at) VALUES ($1, 'from a newer bot', 0)", [LATEST_VERSION + 1]);
+		try {
+			report = await readiness.evaluate();
+			expect(report.ready).toBe(false);
+			expect(report.checks.database.detail).toMatch(/^schema newer than this bot: the database is at version \d+, this bot knows \d+/);
+		} finally {
+			await admin.query('DELETE FROM schema_version WHERE version = $1', [LATEST_VERSION + 1]);
+		}
+
+		const unreachable = server().url().replace(`:${server().port}/`, ':1/');
+		readiness.register('database', databaseCheck(schemaVersion(unreachable), LATEST_VERSION));
+		report = await readiness.evaluate();
+		expect(report.ready).toBe(false);
+		expect(report.checks.database.detail).toMatch(/^database unreachable \(ECONNREFUSED\): /);
+		expect(JSON.stringify(report)).not.toContain(server().password);
+		expect(JSON.stringify(report)).not.toContain(encodeURIComponent(server().password));
+	}, 30_000);
 });
