@@ -171,12 +171,13 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 			} catch (error) {
 				await c.query('ROLLBACK').catch(() => undefined);
 				if ((error as { code?: string }).code !== '55P03' || attempt >= 2) throw error;
-				// lock_not_available: a transaction of the old leader (frozen mid-transaction) holds the lease row.
-				const ended = await c.query<{ pid: number }>(
-					`SELECT pid FROM pg_locks WHERE locktype = 'relation' AND relation = 'leader_lease'::regclass
-					 AND granted AND pid <> pg_backend_pid() AND pg_terminate_backend(pid, ${Math.round(t.statementTimeoutMs / 2)})`,
+				// lock_not_available: a transaction of the old leader (frozen mid-transaction) holds the lease row. The pids
+				// are chosen first, then ended one by one: in one statement the planner may call the function before the filter.
+				const holders = await c.query<{ pid: number }>(
+					`SELECT DISTINCT pid FROM pg_locks WHERE locktype = 'relation' AND relation = 'leader_lease'::regclass AND granted AND pid <> pg_backend_pid()`,
 				);
-				logger.warn(`Taking the lead: ended ${ended.rowCount ?? 0} session(s) of the previous leader that held the lease row.`);
+				for (const { pid } of holders.rows) await c.query('SELECT pg_terminate_backend($1::int, $2::bigint)', [pid, Math.round(t.statementTimeoutMs / 2)]);
+				logger.warn(`Taking the lead: ended ${holders.rows.length} session(s) of the previous leader that held the lease row.`);
 			}
 		}
 	};

@@ -161,6 +161,23 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 		process.stdout.write(`leadership test: failover after SIGSTOP took ${took} ms\n`);
 	}, 90_000);
 
+	it('an old leader frozen in the middle of a transaction (the lease row held FOR SHARE) does not block the take-over', async () => {
+		const d = child('child-frozen-mid-transaction');
+		await waitFor('the child leads', 20_000, () => d.events.some((e) => e.event === 'lead'));
+		const oldEpoch = d.events.find((e) => e.event === 'lead')!.epoch!;
+		// The old leader's store transaction, begun and fenced just before it froze.
+		const stuck = await connect();
+		let stuckEnded = false;
+		stuck.on('error', () => (stuckEnded = true));
+		await stuck.query('BEGIN');
+		await stuck.query('SELECT epoch FROM leader_lease WHERE id = 1 FOR SHARE');
+		d.process.kill('SIGSTOP');
+		const b = replica('b3');
+		await waitFor('b takes over', 30_000, () => b.leadership.isLeader());
+		expect(b.leadership.epoch()).toBe(oldEpoch + 1);
+		await waitFor('the frozen transaction is ended', 5_000, () => stuckEnded);
+	}, 60_000);
+
 	it('an old epoch is refused by the fence, and assertLeading throws once the lease is lost', async () => {
 		const e = replica('e');
 		await waitFor('e leads', 10_000, () => e.leadership.isLeader());
