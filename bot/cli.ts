@@ -2,6 +2,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // `npm start`: the bot. Without Slack tokens it runs in the terminal; without platform
 // credentials it starts the simulator in-process. See the README's "Slack bot" section.
+import { databaseSettings } from './state/database-url';
 import { parseArgs } from 'node:util';
 import '../shared/runtime/node';
 import type { PushSettings } from './alerts/sources/push';
@@ -114,7 +115,12 @@ async function main(): Promise<void> {
   const env = readEnv(process.env);
   const ops = opsSettingsFromEnv(values['ops-port'] === undefined ? process.env : { ...process.env, DRIVE_BOT_OPS_PORT: values['ops-port'] });
   let config = loadConfigFile(values.config ?? env.DRIVE_BOT_CONFIG);
-  const logger = createLogger({ level: env.LOG_LEVEL, secrets: [...secretsOf(env), ...pushPasswords(config, process.env)] });
+  // PostgreSQL shared by replicas when DRIVE_BOT_DATABASE_URL is set; its password is a secret like the others.
+  const database = databaseSettings(process.env);
+  const logger = createLogger({
+    level: env.LOG_LEVEL,
+    secrets: [...secretsOf(env), ...pushPasswords(config, process.env), ...(database?.password ? [database.password] : [])],
+  });
   const missing = missingNodeFlags(process.execArgv, process.env.NODE_OPTIONS);
   if (missing.length > 0) {
     logger.info(`node runs without ${missing.join(' ')}: its young generation may grow to 128 MiB under polling; start the bot as npm start and the drive-monitoring-bot command do (node ${missing.join(' ')} dist/bot/cli.js)`);
@@ -158,6 +164,7 @@ async function main(): Promise<void> {
     messages,
     now: setup.now,
     lenient: values.lenient,
+    database,
   }).catch(async (error: unknown) => {
     await setup.close();
     throw error;

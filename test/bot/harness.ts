@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { databaseFor } from './store-under-test';
 import type { App } from '@slack/bolt';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,7 +50,7 @@ export interface BotUnderTest {
 }
 
 /** The whole bot as `npm start` assembles it with Slack tokens, its Web API at the local server. */
-export function startTestBot(options: BotUnderTest): Promise<Bot> {
+export async function startTestBot(options: BotUnderTest): Promise<Bot> {
   const config = parseConfig({
     ...options.config,
     source: { kind: options.push ? 'push' : 'poll', pollIntervalSeconds: 3600, ...(options.config?.source as object | undefined) },
@@ -66,6 +67,7 @@ export function startTestBot(options: BotUnderTest): Promise<Bot> {
     now: options.now,
     messages: new SlackMessageSink(createMessageClient(options.botToken, options.slackApiUrl)),
     lenient: options.lenient,
+    database: await databaseFor(options.stateFile),
   });
 }
 

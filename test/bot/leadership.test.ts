@@ -7,9 +7,10 @@ import { registry } from '../../bot/ops/metrics';
 import { databaseCheck, leadershipCheck, Readiness } from '../../bot/ops/readiness';
 import { type Leadership, startLeadership } from '../../bot/state/leadership';
 import { LATEST_VERSION } from '../../bot/state/schema';
+import { databaseSettings } from '../../bot/state/database-url';
 import { FencedOut } from '../../bot/state/lease';
-import { fencedTransaction, migrateForTest } from '../helpers/pg-executor';
-import { usePrivatePostgres } from '../helpers/postgres';
+import { PostgresDatabase } from '../../bot/state/postgres';
+import { migratePostgres, usePrivatePostgres } from '../helpers/postgres';
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,7 +51,16 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 		clients.push(client);
 		return client;
 	};
+	const stores: PostgresDatabase[] = [];
+	/** The bot's PostgreSQL store, its transactions fenced by `leadership` (what the runtime wires). */
+	const fencedStore = async (leadership: Leadership): Promise<PostgresDatabase> => {
+		const db = await PostgresDatabase.open(databaseSettings({ DRIVE_BOT_DATABASE_URL: server().url() })!);
+		db.setFence((tx) => leadership.fence(tx));
+		stores.push(db);
+		return db;
+	};
 	afterAll(async () => {
+		await Promise.all(stores.map((db) => db.close()));
 		await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
 	});
 	const children: ChildReplica[] = [];
@@ -91,8 +101,8 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 	};
 
 	beforeAll(async () => {
+		await migratePostgres(server().url());
 		const admin = await connect();
-		await migrateForTest(admin);
 		await admin.query('CREATE TABLE test_acts (id BIGSERIAL PRIMARY KEY, epoch BIGINT NOT NULL, holder TEXT NOT NULL, at TIMESTAMPTZ NOT NULL)');
 	});
 	afterEach(closeAll);
@@ -142,8 +152,8 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 		const newLeader = leading([b, c])[0];
 		expect(newLeader.leadership.epoch()).toBe(oldEpoch + 1);
 		// The new leader acts: fenced writes with its epoch pass.
-		const writer = await connect();
-		await fencedTransaction(writer, (tx) => newLeader.leadership.fence(tx), (tx) => tx.run("INSERT INTO test_acts (epoch, holder, at) VALUES (?, 'new', clock_timestamp())", newLeader.leadership.epoch()!));
+		const store = await fencedStore(newLeader.leadership);
+		await store.transaction((tx) => tx.run("INSERT INTO test_acts (epoch, holder, at) VALUES (?, 'new', clock_timestamp())", newLeader.leadership.epoch()!));
 
 		const before = d.events.length;
 		d.process.kill('SIGCONT');
@@ -185,8 +195,8 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 		const admin = await connect();
 		// Another replica took over behind e's back (what the fence exists for).
 		await admin.query('UPDATE leader_lease SET epoch = epoch + 1');
-		const writer = await connect();
-		await expect(fencedTransaction(writer, (tx) => e.leadership.fence(tx), (tx) => tx.run('SELECT 1'))).rejects.toThrow(FencedOut);
+		const store = await fencedStore(e.leadership);
+		await expect(store.transaction((tx) => tx.run("UPDATE watermarks SET value = 'stale' WHERE name = 'none'"))).rejects.toThrow(FencedOut);
 		await waitFor('e steps down', 10_000, () => e.stepDowns.length > 0);
 		expect(() => e.leadership.assertLeading()).toThrow(FencedOut);
 		expect(e.leader).toBe(false);
@@ -201,7 +211,8 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 		let two = false;
 		const watch = setInterval(() => (two ||= leading([f, g]).length > 1), 20);
 		try {
-			server().restart();
+			server().stopServer();
+			server().startServer();
 			await waitFor('a leader after the restart', 20_000, () => leading([f, g]).length === 1 && f.stepDowns.length + g.stepDowns.length > 0);
 			await sleep(3_000);
 			expect(leading([f, g])).toHaveLength(1);

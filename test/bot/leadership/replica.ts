@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Started by child.js: one replica's leadership. Every 100 ms it "acts" as a leader would before a Slack call:
-// assertLeading(), then a fenced transaction that records the act with its epoch and the database's time.
-import { Client } from 'pg';
+// assertLeading(), then a transaction of the bot's PostgreSQL store (fenced by setFence) that records the act with its epoch and the database's time.
+import { databaseSettings } from '../../../bot/state/database-url';
 import { startLeadership } from '../../../bot/state/leadership';
-import { fencedTransaction } from '../../helpers/pg-executor';
+import { PostgresDatabase } from '../../../bot/state/postgres';
 
 const report = (event: Record<string, unknown>): void => void process.stdout.write(`${JSON.stringify(event)}\n`);
 const url = process.env.LEADERSHIP_TEST_URL ?? '';
@@ -11,9 +11,7 @@ const holder = process.env.LEADERSHIP_TEST_HOLDER ?? 'child';
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 async function main(): Promise<void> {
-	const writer = new Client({ connectionString: url });
-	writer.on('error', () => undefined);
-	await writer.connect();
+	const db = await PostgresDatabase.open(databaseSettings({ DRIVE_BOT_DATABASE_URL: url })!);
 	const leadership = startLeadership({
 		connection: { connectionString: url },
 		holder,
@@ -22,6 +20,7 @@ async function main(): Promise<void> {
 		onLead: (epoch) => report({ event: 'lead', epoch }),
 		onStepDown: (reason) => report({ event: 'stepdown', reason }),
 	});
+	db.setFence((tx) => leadership.fence(tx));
 	let acting = false;
 	let acted = false;
 	setInterval(() => {
@@ -37,7 +36,7 @@ async function main(): Promise<void> {
 			acting = false;
 			return;
 		}
-		fencedTransaction(writer, (tx) => leadership.fence(tx), (tx) => tx.run('INSERT INTO test_acts (epoch, holder, at) VALUES (?, ?, clock_timestamp())', epoch, holder))
+		db.transaction((tx) => tx.run('INSERT INTO test_acts (epoch, holder, at) VALUES (?, ?, clock_timestamp())', epoch, holder))
 			.then(() => {
 				acted = true;
 				report({ event: 'act', epoch });
