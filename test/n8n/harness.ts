@@ -67,7 +67,8 @@ export interface WorkflowNode {
   [key: string]: unknown;
 }
 
-type Connections = Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+/** by source node, then by connection type (main, ai_tool, ai_languageModel, …) */
+type Connections = Record<string, Record<string, Array<Array<{ node: string; type: string; index: number }>>>>;
 
 export interface WorkflowJson {
   id?: string;
