@@ -369,7 +369,7 @@ async function figurePush(instance: N8nInstance, ctx: Context, workflows: Record
   for (const variant of variants) {
     const label = `push${queue ? '-queue' : ''}-${variant}`;
     const workers: N8nWorker[] = [];
-    for (let i = 0; queue && i < queue.workers; i++) workers.push(await startN8nWorker(instance, path.join(ARTIFACTS, `${label}-worker${i + 1}-${Date.now()}.log`), { ...N8N_SETTINGS, ...queueEnv }));
+    for (let i = 0; queue && i < queue.workers; i++) workers.push(await startN8nWorker(instance, path.join(ARTIFACTS, `${label}-worker${i + 1}-${Date.now()}.log`), { ...N8N_SETTINGS, ...queueEnv, ...WORKER_LOG }));
     const n8n = await BenchN8n.start(instance, label, [], queueEnv).catch(async (error: unknown) => {
       for (const worker of workers) await worker.stop();
       throw error;
@@ -417,6 +417,9 @@ async function figurePush(instance: N8nInstance, ctx: Context, workflows: Record
   }
   return { figures, raw: SETTINGS.pushLongEvents > 0 ? { ...runs, long } : runs };
 }
+
+/** A worker tells it is ready at info level, which the bench's n8n level (warn) would hide. */
+const WORKER_LOG = { N8N_LOG_LEVEL: 'info' };
 
 const PUSH_DESCRIPTION = 'Our Drive Monitoring Push Trigger with Events per Execution (batches) against the same trigger one event per execution and against n8n\'s own AMQP and MQTT triggers (issue 28); n8n main RSS is the highest reading (every 500 ms) during the burst.';
 
