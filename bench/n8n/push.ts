@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Emptying the data-subscription user's queues between push runs. Each variant consumes the same
-// user's data: the AMQP queue keeps what nobody took (assumption P5) and our MQTT session is
-// persistent (client id dm-<userName>, clean: false), so one variant's burst would otherwise wait
-// for the next variant as a backlog.
+// user's data: the AMQP queue keeps what nobody took (assumption P5) and our MQTT trigger's session
+// is persistent (a client id per workflow and node, clean: false), so one variant's burst would
+// otherwise wait for the next variant as a backlog.
 import { randomUUID } from 'node:crypto';
 import mqtt from 'mqtt';
 import { create_container, type EventContext } from 'rhea';
@@ -50,12 +50,12 @@ export async function drainAmqp(url: string, user: PushUser, quietMs = 1500): Pr
   return taken;
 }
 
-/** Takes what the persistent session of the trigger's default client id holds. */
-export async function drainMqtt(url: string, user: PushUser, quietMs = 1500): Promise<number> {
-  const client = await mqtt.connectAsync(url, { username: user.userName, password: user.password, clientId: `dm-${user.userName}`, clean: false, reconnectPeriod: 0 });
-  const taken = untilQuiet(quietMs, (arrived) => client.on('message', arrived));
-  await client.subscribeAsync(fillAddressTemplate(DEFAULT_ADDRESS_TEMPLATES.mqtt, user), { qos: 1 });
-  const count = await taken;
+/**
+ * Empties the persistent session of our trigger's MQTT client in one workflow (its id is the
+ * workflow's, see triggerClientId): a clean connect with that id makes the broker drop the session
+ * and what it queued; the trigger's next connect starts a new one.
+ */
+export async function drainMqtt(url: string, user: PushUser, clientId: string): Promise<void> {
+  const client = await mqtt.connectAsync(url, { username: user.userName, password: user.password, clientId, clean: true, reconnectPeriod: 0 });
   await client.endAsync();
-  return count;
 }

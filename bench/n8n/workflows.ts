@@ -176,28 +176,37 @@ function eventIdNode(): Omit<BenchNode, 'position' | 'id'> {
   };
 }
 
-export type PushVariant = 'ours-amqp' | 'n8n-amqp' | 'ours-mqtt' | 'n8n-mqtt';
+export type PushVariant = 'ours-amqp-batch' | 'ours-amqp' | 'n8n-amqp' | 'ours-mqtt-batch' | 'ours-mqtt' | 'n8n-mqtt';
+
+/** The variants in the order the bench runs them: per protocol, ours batched, ours one by one, n8n's. */
+export const PUSH_VARIANTS: PushVariant[] = ['ours-amqp-batch', 'ours-amqp', 'n8n-amqp', 'ours-mqtt-batch', 'ours-mqtt', 'n8n-mqtt'];
 
 /**
  * Figure 3: a trigger on the data-subscription user's queue, then the same Set node. Ours
- * acknowledges once the execution finished; n8n's triggers acknowledge on receipt (their
- * default, "Parallel Processing" on).
+ * acknowledges once the execution finished, one event per execution or `batchSize` (Events per
+ * Execution); n8n's triggers acknowledge on receipt (their default, "Parallel Processing" on).
  */
-export function pushWorkflows(topic: string, parallelMessages: number): Record<PushVariant, BenchWorkflow> {
-  const ours = (protocol: 'amqp' | 'mqtt') =>
-    chain(`benchPushOurs${protocol === 'amqp' ? 'Amqp' : 'Mqtt'}`, `Bench: push over ${protocol.toUpperCase()} (Drive Monitoring Trigger)`, [
-      {
-        name: 'Drive Monitoring Trigger',
-        type: TYPES.trigger,
-        typeVersion: 1,
-        parameters: { dataTypes: ['AssetEvent'], options: { acknowledge: 'executionFinishes', parallelMessages } },
-        credentials: { [CREDENTIALS.push]: protocol === 'amqp' ? CREDENTIAL_IDS.push : { id: `${CREDENTIAL_IDS.push.id}m`, name: `${CREDENTIAL_IDS.push.name} MQTT` } },
-      },
-      eventIdNode(),
-    ]);
+export function pushWorkflows(topic: string, parallelMessages: number, batchSize: number): Record<PushVariant, BenchWorkflow> {
+  const ours = (protocol: 'amqp' | 'mqtt', eventsPerExecution: number) =>
+    chain(
+      `benchPushOurs${protocol === 'amqp' ? 'Amqp' : 'Mqtt'}${eventsPerExecution > 1 ? `B${eventsPerExecution}` : ''}`,
+      `Bench: push over ${protocol.toUpperCase()} (Drive Monitoring Trigger, ${eventsPerExecution} per execution)`,
+      [
+        {
+          name: 'Drive Monitoring Trigger',
+          type: TYPES.trigger,
+          typeVersion: 1,
+          parameters: { dataTypes: ['AssetEvent'], options: { acknowledge: 'executionFinishes', parallelMessages, ...(eventsPerExecution > 1 ? { eventsPerExecution } : {}) } },
+          credentials: { [CREDENTIALS.push]: protocol === 'amqp' ? CREDENTIAL_IDS.push : { id: `${CREDENTIAL_IDS.push.id}m`, name: `${CREDENTIAL_IDS.push.name} MQTT` } },
+        },
+        eventIdNode(),
+      ],
+    );
   return {
-    'ours-amqp': ours('amqp'),
-    'ours-mqtt': ours('mqtt'),
+    'ours-amqp-batch': ours('amqp', batchSize),
+    'ours-amqp': ours('amqp', 1),
+    'ours-mqtt-batch': ours('mqtt', batchSize),
+    'ours-mqtt': ours('mqtt', 1),
     'n8n-amqp': chain('benchPushN8nAmqp', 'Bench: push over AMQP (AMQP Trigger)', [
       {
         name: 'AMQP Trigger',

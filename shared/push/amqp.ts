@@ -109,9 +109,16 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
           // transfer is in flight, and RabbitMQ 3.x, which reads a flow's credit as counted from
           // what it has sent, cannot overshoot.
           const receiver = context.connection.open_receiver({ name: settings.clientId, source: { address }, autoaccept: false, credit_window: 0 });
+          // A batch is settled message by message in one turn of the event loop: counted at the
+          // first settlement, the top-up would grant one message and hold the rest of the batch's
+          // credit back until the next batch window. Topped up once that turn is over.
+          let topUp: ReturnType<typeof setImmediate> | undefined;
           creditBack = () => {
-            const missing = settings.prefetch - unsettled;
-            if (receiver.is_open() && (receiver as unknown as { credit: number }).credit === 0 && missing > 0) receiver.add_credit(missing);
+            topUp ??= setImmediate(() => {
+              topUp = undefined;
+              const missing = settings.prefetch - unsettled;
+              if (receiver.is_open() && (receiver as unknown as { credit: number }).credit === 0 && missing > 0) receiver.add_credit(missing);
+            });
           };
           keepOutcomesApart(receiver);
           // A broker refuses a link by attaching it without a source and detaching it with the
