@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODE_INFO } from '../../shared/errorCatalog';
 import { DriveMonitoring } from '../../nodes/DriveMonitoring/DriveMonitoring.node';
-import { REFERENCES } from '../../scripts/docs-reference';
+import { OUTPUTS, REFERENCES } from '../../scripts/docs-reference';
 
 describe('generated references in docs/reference/', () => {
 	it.each(Object.entries(REFERENCES))('%s is current (regenerate with npm run docs:reference)', (name, render) => {
@@ -28,5 +28,15 @@ describe('generated references in docs/reference/', () => {
 		for (const prop of operations)
 			for (const option of prop.options ?? [])
 				if ('action' in option) expect(text).toContain(`${option.action} (\`resource=${prop.displayOptions?.show?.resource?.[0]}\`, \`operation=${option.value}\`)`);
+	});
+
+	it('gives every operation of the action node its output fields, and no output to an operation that is gone', () => {
+		const keys = new DriveMonitoring().description.properties
+			.filter((p) => p.name === 'operation')
+			.flatMap((prop) => (prop.options ?? []).map((option) => `${prop.displayOptions?.show?.resource?.[0]}.${'value' in option ? String(option.value) : ''}`));
+		expect(Object.keys(OUTPUTS).sort()).toEqual([...new Set(keys)].sort());
+		const text = REFERENCES['n8n-nodes.md']();
+		expect(text.match(/^Output: /gm)).toHaveLength(keys.length);
+		expect(text).toContain('| `latestDataReceived` |');
 	});
 });
