@@ -87,3 +87,13 @@ describe('the shell commands of the README and the guides', () => {
 		}
 	}, 90_000);
 });
+
+describe("the README's picture", () => {
+	it('is drawn from the current alert blocks and example workflow (regenerate: see scripts/docs-picture.ts)', () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { renderPicture } = require('../../scripts/docs-picture') as { renderPicture: () => string };
+		expect(readFileSync(join(root, 'docs', 'images', 'alert-and-workflow.html'), 'utf8')).toBe(renderPicture());
+		expect(existsSync(join(root, 'docs', 'images', 'alert-and-workflow.png'))).toBe(true);
+		expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('](docs/images/alert-and-workflow.png)');
+	});
+});
