@@ -18,7 +18,15 @@ function shellCommands(file: string): string[] {
 		.filter((line) => line !== '' && !line.startsWith('#'));
 }
 
-const DOCUMENTED = GUIDES.flatMap((file) => shellCommands(file).map((command) => ({ file, command })));
+/** The README also names commands in its prose (`npm run pack`): those count too. */
+function inlineCommands(file: string): string[] {
+	return [...readFileSync(join(root, file), 'utf8').matchAll(/`((?:npm|npx|node|bash) [^`]+)`/g)].map((m) => m[1]);
+}
+
+const DOCUMENTED = [
+	...GUIDES.flatMap((file) => shellCommands(file).map((command) => ({ file, command }))),
+	...inlineCommands('README.md').map((command) => ({ file: 'README.md (prose)', command })),
+];
 
 /** Commands run elsewhere: where, and a text of that file that shows it runs them. */
 const CHECKED: Array<{ command: string; where: string; shows: string }> = [
@@ -26,6 +34,10 @@ const CHECKED: Array<{ command: string; where: string; shows: string }> = [
 	{ command: 'npm ci && npm test', where: '.ci/run', shows: 'npm test' },
 	{ command: 'npx drive-monitoring-simulator --port 8080', where: 'test/products/install.e2e.ts', shows: "'drive-monitoring-simulator', '--port'" },
 	{ command: 'npm start', where: 'test/bot/terminal.test.ts', shows: '`npm start` without Slack tokens or platform credentials' },
+	{ command: 'npm test', where: '.ci/run', shows: 'npm test' },
+	{ command: 'npm run pack', where: 'test/products/install.e2e.ts', shows: 'each tarball of `npm run pack` installed' },
+	{ command: 'bash .ci/run', where: '.github/workflows/ci.yml', shows: 'run: .ci/run' },
+	{ command: 'npx drive-monitoring-bot', where: 'test/products/install.e2e.ts', shows: "npx(botDir, ['drive-monitoring-bot']" },
 	{ command: 'node dist/bot/cli.js --create-push-user amqps://<broker>', where: 'test/bot/push-merge.e2e.test.ts', shows: '`--create-push-user` makes one per configured organization' },
 ];
 
@@ -40,7 +52,7 @@ describe('the shell commands of the README and the guides', () => {
 		expect(DOCUMENTED.map((d) => d.command)).toEqual(expect.arrayContaining(['npm ci && npm start', 'npm run --silent simulator -- --port 8080']));
 	});
 
-	it.each(DOCUMENTED.map((d) => [d.file, d.command]))('%s: `%s` is run by a test or checked', (_file, command) => {
+	it.each([...new Map(DOCUMENTED.map((d) => [`${d.file} ${d.command}`, [d.file, d.command]])).values()])('%s: `%s` is run by a test or checked', (_file, command) => {
 		if (isExport(command)) {
 			const declared = Object.keys((envSchema._zod.def as unknown as { shape: Record<string, unknown> }).shape);
 			const names = [...command.matchAll(/([A-Z][A-Z0-9_]+)=/g)].map((m) => m[1]);
