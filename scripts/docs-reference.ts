@@ -147,6 +147,15 @@ export const OUTPUTS: Record<string, Output> = {
 	},
 };
 
+/** The poll trigger's items, by Watch value: the record the API returned plus where it came from (nodes/DriveMonitoringTrigger/items.ts). */
+const TRIGGER_ENVELOPE = { dataType: 'string: AssetEvent, AssetCondition, AssetCBM or AssetReport', messageId: 'string', assetId: 'number', orgId: 'number, when known', time: 'string (ISO 8601)', raw: 'object, with Include Raw Message' };
+export const TRIGGER_OUTPUTS: Record<string, Output> = {
+	events: { item: 'one item per new event', schema: R.Event, adds: TRIGGER_ENVELOPE },
+	conditions: { item: 'one item per condition whose status changed', schema: R.Condition, adds: { previousStatus: 'string or null', ...TRIGGER_ENVELOPE } },
+	cbm: { item: 'one item per asset whose CBM units changed, the changed units under `results`', schema: z.object({ results: z.array(R.CbmResult) }), adds: TRIGGER_ENVELOPE },
+	reports: { item: 'one item per report that became Created or Failed', schema: R.Report, adds: TRIGGER_ENVELOPE },
+};
+
 /** The object a response schema describes: through arrays, preprocessing (model()) and wrappers. */
 function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
 	const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
@@ -181,8 +190,8 @@ function outputRows(schema: z.ZodType, prefix = ''): string[] {
 	});
 }
 
-function renderOutput(key: string): string[] {
-	const output = OUTPUTS[key];
+function renderOutput(key: string, outputs: Record<string, Output> = OUTPUTS): string[] {
+	const output = outputs[key];
 	if (!output) return [];
 	const rows = [...(output.schema ? outputRows(output.schema) : []), ...Object.entries(output.adds ?? {}).map(([name, type]) => `| \`${name}\` | ${cell(type)} |`)];
 	return [`Output: ${output.item}.${output.note ? ` ${output.note}` : ''}`, '', '| Output field | Type |', '| --- | --- |', ...rows, ''];
@@ -196,6 +205,9 @@ export function renderNodes(): string {
 		const resource = d.properties.find((p) => p.name === 'resource');
 		if (!resource) {
 			out.push(...TABLE_HEAD, ...parameterRows(d.properties, []), '');
+			const watch = d.properties.find((p) => p.name === 'watch');
+			for (const o of watch?.options ?? [])
+				if ('value' in o && TRIGGER_OUTPUTS[String(o.value)]) out.push(`### Watch: ${o.name}`, '', ...renderOutput(String(o.value), TRIGGER_OUTPUTS));
 			continue;
 		}
 		const operationProps = d.properties.filter((p) => p.name === 'operation');

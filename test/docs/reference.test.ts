@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODE_INFO } from '../../shared/errorCatalog';
 import { DriveMonitoring } from '../../nodes/DriveMonitoring/DriveMonitoring.node';
-import { OUTPUTS, REFERENCES } from '../../scripts/docs-reference';
+import { OUTPUTS, REFERENCES, TRIGGER_OUTPUTS } from '../../scripts/docs-reference';
+import { DriveMonitoringTrigger } from '../../nodes/DriveMonitoringTrigger/DriveMonitoringTrigger.node';
 
 describe('generated references in docs/reference/', () => {
 	it.each(Object.entries(REFERENCES))('%s is current (regenerate with npm run docs:reference)', (name, render) => {
@@ -36,7 +37,9 @@ describe('generated references in docs/reference/', () => {
 			.flatMap((prop) => (prop.options ?? []).map((option) => `${prop.displayOptions?.show?.resource?.[0]}.${'value' in option ? String(option.value) : ''}`));
 		expect(Object.keys(OUTPUTS).sort()).toEqual([...new Set(keys)].sort());
 		const text = REFERENCES['n8n-nodes.md']();
-		expect(text.match(/^Output: /gm)).toHaveLength(keys.length);
+		const watch = new DriveMonitoringTrigger().description.properties.find((p) => p.name === 'watch')?.options ?? [];
+		expect(Object.keys(TRIGGER_OUTPUTS).sort()).toEqual(watch.map((o) => ('value' in o ? String(o.value) : '')).sort());
+		expect(text.match(/^Output: /gm)).toHaveLength(keys.length + watch.length);
 		expect(text).toContain('| `latestDataReceived` |');
 	});
 });
