@@ -96,7 +96,7 @@ export const OUTPUTS: Record<string, Output> = {
 	'asset.get': { item: 'the asset', schema: R.AssetDetail, note: SIMPLIFY },
 	'asset.getManyInGroup': { item: 'one item per asset', schema: R.Asset, note: SIMPLIFY },
 	'asset.getManyInOrganization': { item: 'one item per asset', schema: R.Asset, note: SIMPLIFY },
-	'asset.getSubscriptions': { item: 'one item per subscription', schema: R.AssetSubscription, adds: { assetId: 'number' } },
+	'asset.getSubscriptions': { item: 'one item per subscription', schema: R.AssetSubscription },
 	'asset.move': done({ assetId: 'number', assetGroupId: 'number' }),
 	'asset.rename': done({ assetId: 'number', name: 'string' }),
 	'assetGroup.create': { item: 'the created asset group', schema: R.AssetGroup },
@@ -135,10 +135,10 @@ export const OUTPUTS: Record<string, Output> = {
 	'report.create': {
 		item: 'the report (with its download link and file when waiting)',
 		schema: R.Report,
-		adds: { fileTemplink: 'string, when waiting until ready' },
+		adds: { fileTemplink: 'string, when waiting until ready', fileTemplinkExpiresAt: 'string, when the link expires' },
 	},
 	'report.download': { item: 'the download link, the file as binary data when downloaded', schema: R.ReportDownload, adds: { assetId: 'number', fileTemplinkExpiresAt: 'string, when the link expires' } },
-	'report.getMany': { item: 'one item per report', schema: R.Report, adds: { assetId: 'number' } },
+	'report.getMany': { item: 'one item per report', schema: R.Report },
 	'trendSignal.getConfiguration': { item: 'one item per trend or signal', schema: R.ParameterConfig, adds: { kind: '`trend` or `signal`' } },
 	'trendSignal.getData': {
 		item: 'one item per point (Output: One Item per Point, the default) or per parameter',
