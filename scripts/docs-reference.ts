@@ -103,8 +103,13 @@ export const OUTPUTS: Record<string, Output> = {
 	'cbm.getResults': {
 		item: 'one item per drive unit (fan, capacitor, IGBT...)',
 		schema: R.CbmResult,
-		adds: { assetId: 'number' },
-		note: 'Plan dates also come as UTC instants. With Simplify on (the default), `deviceDayKPIs` is replaced by `latestKpiDate` and `latestKpi`.',
+		adds: {
+			assetId: 'number',
+			predictedNoPlanAt: 'string (ISO 8601 UTC) or null',
+			predictedStartPlanAt: 'string (ISO 8601 UTC) or null',
+			predictedRunPlanAt: 'string (ISO 8601 UTC) or null',
+		},
+		note: 'The platform\'s dates are UTC+8; each plan date also comes as a UTC instant (`...At`). With Simplify on (the default), `deviceDayKPIs` is replaced by `latestKpiDate` and `latestKpi`.',
 	},
 	'cbm.setCommissioningDate': { item: 'the date set', schema: R.CommissioningDate },
 	'dataSubscription.createUser': { item: 'the new user', schema: R.DataSubscriptionUser, adds: { passwordNotice: 'string: the password is shown only this once' } },
@@ -131,7 +136,7 @@ export const OUTPUTS: Record<string, Output> = {
 		schema: R.ParameterGroup,
 		note: 'One item per parameter has the fields of `parameters[]` below plus `group`.',
 	},
-	'parameterBackup.getMany': { item: 'one item per backup', schema: R.ParameterBackupItem, note: '`backupTime` also comes as a UTC instant.' },
+	'parameterBackup.getMany': { item: 'one item per backup', schema: R.ParameterBackupItem, adds: { backupAt: 'string (ISO 8601 UTC): `backupTime` (UTC+8) as a UTC instant' } },
 	'report.create': {
 		item: 'the report (with its download link and file when waiting)',
 		schema: R.Report,
