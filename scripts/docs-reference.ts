@@ -10,6 +10,7 @@ import { envSchema } from '../bot/config/env';
 import { botConfigSchema } from '../bot/config/schema';
 import { CODE_INFO } from '../shared/errorCatalog';
 import { DeadlineError } from '../shared/errors';
+import * as R from '../shared/schemas/resources';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -104,6 +105,136 @@ const matches = (p: INodeProperties, key: string, v: string): boolean => {
 	return values === undefined || values.includes(v);
 };
 
+/**
+ * What each operation of the action node returns: the response schema of the endpoint it calls (shared/schemas/resources.ts,
+ * the type the client hands the operation), how its items are cut, and the fields the operation adds. Keyed
+ * `resource.operation`; an operation without an entry fails test/docs/reference.test.ts.
+ */
+interface Output {
+	/** What one output item is. */
+	item: string;
+	schema?: z.ZodType;
+	/** Fields the operation adds to (or, without a schema, returns instead of) the schema's. */
+	adds?: Record<string, string>;
+	note?: string;
+}
+
+const done = (fields: Record<string, string>): Output => ({ item: 'one item confirming the change', adds: { success: 'boolean, always true', ...fields } });
+const SIMPLIFY = 'With Simplify on (the default), only the main fields are kept.';
+
+export const OUTPUTS: Record<string, Output> = {
+	'asset.bindSubscriptionCode': done({ assetId: 'number', subscriptionCode: 'string' }),
+	'asset.createDrive': { item: 'the created drive', schema: R.AssetDetail },
+	'asset.delete': done({ assetId: 'number', deleted: 'boolean, true' }),
+	'asset.get': { item: 'the asset', schema: R.AssetDetail, note: SIMPLIFY },
+	'asset.getManyInGroup': { item: 'one item per asset', schema: R.Asset, note: SIMPLIFY },
+	'asset.getManyInOrganization': { item: 'one item per asset', schema: R.Asset, note: SIMPLIFY },
+	'asset.getSubscriptions': { item: 'one item per subscription', schema: R.AssetSubscription },
+	'asset.move': done({ assetId: 'number', assetGroupId: 'number' }),
+	'asset.rename': done({ assetId: 'number', name: 'string' }),
+	'assetGroup.create': { item: 'the created asset group', schema: R.AssetGroup },
+	'cbm.getResults': {
+		item: 'one item per drive unit (fan, capacitor, IGBT...)',
+		schema: R.CbmResult,
+		adds: {
+			assetId: 'number',
+			predictedNoPlanAt: 'string (ISO 8601 UTC) or null',
+			predictedStartPlanAt: 'string (ISO 8601 UTC) or null',
+			predictedRunPlanAt: 'string (ISO 8601 UTC) or null',
+		},
+		note: 'The platform\'s dates are UTC+8; each plan date also comes as a UTC instant (`...At`). With Simplify on (the default), `deviceDayKPIs` is replaced by `latestKpiDate` and `latestKpi`.',
+	},
+	'cbm.setCommissioningDate': { item: 'the date set', schema: R.CommissioningDate },
+	'dataSubscription.createUser': { item: 'the new user', schema: R.DataSubscriptionUser, adds: { passwordNotice: 'string: the password is shown only this once' } },
+	'dataSubscription.deleteUser': done({ subCustomerId: 'string', deleted: 'boolean, true' }),
+	'dataSubscription.getUser': { item: 'one item per user (the password is never shown)', schema: R.DataSubscriptionUser },
+	'dataSubscription.resetPassword': { item: 'the user with its new password', schema: R.DataSubscriptionUser, adds: { passwordNotice: 'string: the password is shown only this once' } },
+	'dataSubscription.setDataTypes': { item: 'the updated user', schema: R.DataSubscriptionUser },
+	'event.getLoggerFile': {
+		item: 'one item per logger file, the file as binary data when downloaded',
+		schema: R.EventLoggerFile,
+		adds: { loggerFileExpiresAt: 'string, when the temporary link expires' },
+	},
+	'event.getMany': { item: 'one item per event', schema: R.Event },
+	'health.getConditions': { item: 'one item per condition (Overall, Availability, Environment, Reliability, Stress)', schema: R.Condition, adds: { assetId: 'number' } },
+	'organization.get': { item: 'the organization', schema: R.Organization },
+	'organization.getAssetStatistics': { item: 'the statistics', schema: R.AssetStatistics },
+	'organization.getTree': {
+		item: 'one item per asset group and plant (Output: Flat, the default), or the tree',
+		schema: R.OrganizationNode,
+		note: 'Flat items have `orgId`, `orgName`, `orgType`, `kind` (`assetGroup` or `plant`), `id` and `name`; the fields below are the tree.',
+	},
+	'parameterBackup.getContent': {
+		item: 'one item per parameter (its group in `group`), or per group',
+		schema: R.ParameterGroup,
+		note: 'One item per parameter has the fields of `parameters[]` below plus `group`.',
+	},
+	'parameterBackup.getMany': { item: 'one item per backup', schema: R.ParameterBackupItem, adds: { backupAt: 'string (ISO 8601 UTC): `backupTime` (UTC+8) as a UTC instant' } },
+	'report.create': {
+		item: 'the report (with its download link and file when waiting)',
+		schema: R.Report,
+		adds: { fileTemplink: 'string, when waiting until ready', fileTemplinkExpiresAt: 'string, when the link expires' },
+	},
+	'report.download': { item: 'the download link, the file as binary data when downloaded', schema: R.ReportDownload, adds: { assetId: 'number', fileTemplinkExpiresAt: 'string, when the link expires' } },
+	'report.getMany': { item: 'one item per report', schema: R.Report },
+	'trendSignal.getConfiguration': { item: 'one item per trend or signal', schema: R.ParameterConfig, adds: { kind: '`trend` or `signal`' } },
+	'trendSignal.getData': {
+		item: 'one item per point (Output: One Item per Point, the default) or per parameter',
+		schema: R.ParamData,
+		note: 'Per point, each item is a timestamp with one value per parameter; per parameter, the fields are those below (with Simplify on, its unit, minimum, maximum, mean and last value with the series).',
+	},
+};
+
+/** The poll trigger's items, by Watch value: the record the API returned plus where it came from (nodes/DriveMonitoringTrigger/items.ts). */
+const TRIGGER_ENVELOPE = { dataType: 'string: AssetEvent, AssetCondition, AssetCBM or AssetReport', messageId: 'string', assetId: 'number', orgId: 'number, when known', time: 'string (ISO 8601)', raw: 'object, with Include Raw Message' };
+export const TRIGGER_OUTPUTS: Record<string, Output> = {
+	events: { item: 'one item per new event', schema: R.Event, adds: TRIGGER_ENVELOPE },
+	conditions: { item: 'one item per condition whose status changed', schema: R.Condition, adds: { previousStatus: 'string or null', ...TRIGGER_ENVELOPE } },
+	cbm: { item: 'one item per asset whose CBM units changed, the changed units under `results`', schema: z.object({ results: z.array(R.CbmResult) }), adds: TRIGGER_ENVELOPE },
+	reports: { item: 'one item per report that became Created or Failed', schema: R.Report, adds: TRIGGER_ENVELOPE },
+};
+
+/** The object a response schema describes: through arrays, preprocessing (model()) and wrappers. */
+function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+	const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+	if (def.type === 'object') return def.shape as Record<string, z.ZodType>;
+	if (def.type === 'array') return objectShape(def.element as z.ZodType);
+	if (def.type === 'pipe') return objectShape(((def.in as z.ZodType)._zod.def.type === 'transform' ? def.out : def.in) as z.ZodType);
+	if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') return objectShape(def.innerType as z.ZodType);
+	if (def.type === 'lazy') return undefined; // recursive (sub-assets, sub-organizations): same fields as the parent
+	return undefined;
+}
+
+function outputType(schema: z.ZodType): string {
+	const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+	if (def.type === 'pipe') return outputType(((def.in as z.ZodType)._zod.def.type === 'transform' ? def.out : def.in) as z.ZodType);
+	if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') return outputType(def.innerType as z.ZodType);
+	if (def.type === 'array') return `array of ${outputType(def.element as z.ZodType)}`;
+	if (def.type === 'lazy') return 'object (same fields)';
+	if (def.type === 'union') return [...new Set((def.options as z.ZodType[]).map(outputType))].filter((t) => t !== 'null').join(' or ');
+	if (def.type === 'enum') return Object.values(def.entries as Record<string, string>).map((v) => `\`${v}\``).join(', ');
+	if (def.type === 'custom') {
+		// openEnum/optionalEnum (shared/schemas/model.ts) name their values only in their refusal.
+		const message = schema.safeParse({}).error?.issues[0]?.message ?? '';
+		return message.startsWith('expected one of ') ? `string: ${message.slice('expected one of '.length)}` : 'string';
+	}
+	return def.type === 'transform' ? 'any' : def.type;
+}
+
+function outputRows(schema: z.ZodType, prefix = ''): string[] {
+	return Object.entries(objectShape(schema) ?? {}).flatMap(([key, field]) => {
+		const inner = objectShape(field);
+		return [`| \`${prefix}${key}\` | ${cell(outputType(field))} |`, ...(inner ? outputRows(field, `${prefix}${key}${outputType(field).startsWith('array') ? '[]' : ''}.`) : [])];
+	});
+}
+
+function renderOutput(key: string, outputs: Record<string, Output> = OUTPUTS): string[] {
+	const output = outputs[key];
+	if (!output) return [];
+	const rows = [...(output.schema ? outputRows(output.schema) : []), ...Object.entries(output.adds ?? {}).map(([name, type]) => `| \`${name}\` | ${cell(type)} |`)];
+	return [`Output: ${output.item}.${output.note ? ` ${output.note}` : ''}`, '', '| Output field | Type |', '| --- | --- |', ...rows, ''];
+}
+
 export function renderNodes(): string {
 	const out = ['# n8n nodes', '', 'Generated from the node descriptions by `npm run docs:reference`; do not edit by hand.', ''];
 	for (const file of NODE_FILES) {
@@ -112,6 +243,9 @@ export function renderNodes(): string {
 		const resource = d.properties.find((p) => p.name === 'resource');
 		if (!resource) {
 			out.push(...TABLE_HEAD, ...parameterRows(d.properties, []), '');
+			const watch = d.properties.find((p) => p.name === 'watch');
+			for (const o of watch?.options ?? [])
+				if ('value' in o && TRIGGER_OUTPUTS[String(o.value)]) out.push(`### Watch: ${o.name}`, '', ...renderOutput(String(o.value), TRIGGER_OUTPUTS));
 			continue;
 		}
 		const operationProps = d.properties.filter((p) => p.name === 'operation');
@@ -127,6 +261,7 @@ export function renderNodes(): string {
 					const params = rest.filter((p) => matches(p, 'resource', rv) && matches(p, 'operation', ov));
 					out.push(`#### ${r.name}: ${o.name}`, '', `${o.action ?? o.name} (\`resource=${rv}\`, \`operation=${ov}\`). ${o.description ?? ''}`.trimEnd(), '');
 					out.push(...(params.length ? [...TABLE_HEAD, ...parameterRows(params, ['resource', 'operation'])] : ['No parameters.']), '');
+					out.push(...renderOutput(`${rv}.${ov}`));
 				}
 		}
 	}

@@ -26,6 +26,15 @@ export const envSchema = z.object({
   DRIVE_MONITORING_PUSH_USER: optional.describe('Data-subscription user name (with the URL, password and topic).'),
   DRIVE_MONITORING_PUSH_PASSWORD: optional.describe('Data-subscription password.'),
   DRIVE_MONITORING_PUSH_TOPIC: optional.describe('Data-subscription topic.'),
+  // Declared here so the configuration reference lists them; bot/ops/server.ts and bot/state/database-url.ts read and check them.
+  DRIVE_BOT_OPS_PORT: optional.describe('Port of the operations server (/healthz, /readyz, /metrics); 0 picks a free port (logged); unset: no server. `--ops-port` takes precedence.'),
+  DRIVE_BOT_OPS_HOST: optional.describe('Address the operations server listens on (default 0.0.0.0).'),
+  DRIVE_BOT_DATABASE_URL: optional.describe('PostgreSQL URL of the shared state (postgres://user@host:5432/database), for several bot instances; unset: the SQLite state file.'),
+  PGHOST: optional.describe('PostgreSQL host when DRIVE_BOT_DATABASE_URL leaves it out (default localhost).'),
+  PGPORT: optional.describe('PostgreSQL port when DRIVE_BOT_DATABASE_URL leaves it out (default 5432).'),
+  PGUSER: optional.describe('PostgreSQL user when DRIVE_BOT_DATABASE_URL leaves it out (default the system user).'),
+  PGDATABASE: optional.describe('PostgreSQL database when DRIVE_BOT_DATABASE_URL leaves it out (default the user name).'),
+  PGPASSWORD: optional.describe('PostgreSQL password, rather than in DRIVE_BOT_DATABASE_URL.'),
   DRIVE_SIM_EVENT_RATE: z.coerce.number().min(0).optional().describe('Embedded simulator: events per minute (default 6).'),
   DRIVE_SIM_TIME_SCALE: z.coerce.number().positive().optional().describe('Embedded simulator: how much faster than real time it runs (default 1).'),
 });

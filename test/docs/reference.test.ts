@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODE_INFO } from '../../shared/errorCatalog';
 import { DriveMonitoring } from '../../nodes/DriveMonitoring/DriveMonitoring.node';
-import { REFERENCES } from '../../scripts/docs-reference';
+import { OUTPUTS, REFERENCES, TRIGGER_OUTPUTS } from '../../scripts/docs-reference';
+import { DriveMonitoringTrigger } from '../../nodes/DriveMonitoringTrigger/DriveMonitoringTrigger.node';
 
 describe('generated references in docs/reference/', () => {
 	it.each(Object.entries(REFERENCES))('%s is current (regenerate with npm run docs:reference)', (name, render) => {
@@ -28,5 +29,17 @@ describe('generated references in docs/reference/', () => {
 		for (const prop of operations)
 			for (const option of prop.options ?? [])
 				if ('action' in option) expect(text).toContain(`${option.action} (\`resource=${prop.displayOptions?.show?.resource?.[0]}\`, \`operation=${option.value}\`)`);
+	});
+
+	it('gives every operation of the action node its output fields, and no output to an operation that is gone', () => {
+		const keys = new DriveMonitoring().description.properties
+			.filter((p) => p.name === 'operation')
+			.flatMap((prop) => (prop.options ?? []).map((option) => `${prop.displayOptions?.show?.resource?.[0]}.${'value' in option ? String(option.value) : ''}`));
+		expect(Object.keys(OUTPUTS).sort()).toEqual([...new Set(keys)].sort());
+		const text = REFERENCES['n8n-nodes.md']();
+		const watch = new DriveMonitoringTrigger().description.properties.find((p) => p.name === 'watch')?.options ?? [];
+		expect(Object.keys(TRIGGER_OUTPUTS).sort()).toEqual(watch.map((o) => ('value' in o ? String(o.value) : '')).sort());
+		expect(text.match(/^Output: /gm)).toHaveLength(keys.length + watch.length);
+		expect(text).toContain('| `latestDataReceived` |');
 	});
 });
