@@ -14,6 +14,10 @@ export interface PrivatePostgres {
 	readonly password: string;
 	readonly database: string;
 	url(): string;
+	/** Stops the server, keeping its data (a database outage, or the first half of a restart). */
+	halt(): void;
+	/** Starts a halted server again on the same port. */
+	resume(): void;
 	stop(): void;
 }
 
@@ -50,11 +54,13 @@ export async function startPostgres(): Promise<PrivatePostgres> {
 	if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'postgres', dir]);
 	run(join(BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync']);
 	const port = await freePort();
-	run(join(BIN, 'pg_ctl'), [
-		'-D', data, '-l', join(dir, 'log'), '-w', '-t', '60',
-		'-o', `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off`,
-		'start',
-	]);
+	const start = (): void =>
+		run(join(BIN, 'pg_ctl'), [
+			'-D', data, '-l', join(dir, 'log'), '-w', '-t', '60',
+			'-o', `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off`,
+			'start',
+		]);
+	start();
 	const stop = (): void => {
 		const [file, argv] = asServerUser(join(BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
 		spawnSync(file, argv, { stdio: 'pipe', timeout: 60_000 });
@@ -80,6 +86,8 @@ export async function startPostgres(): Promise<PrivatePostgres> {
 		password,
 		database,
 		url: () => `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+		halt: () => run(join(BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']),
+		resume: start,
 		stop,
 	};
 }
