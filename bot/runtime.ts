@@ -28,7 +28,7 @@ import { AssetDirectory } from './platform/directory';
 import type { DrivePlatform } from './platform/types';
 import { OnCall } from './oncall';
 import { withPowerTrain } from './oncall/powertrain';
-import { openDatabase } from './state/open';
+import { databaseLocation, openDatabase } from './state/open';
 import { StateStore } from './state/store';
 
 export interface BotOptions {
@@ -99,7 +99,7 @@ async function checkRoutes(platform: DrivePlatform, config: BotConfig, logger: B
 export async function startBot(options: BotOptions): Promise<Bot> {
   const { config, platform, logger } = options;
   const sink = options.messages ? withKpiCharts(options.sink, options.messages, logger) : options.sink;
-  const store = StateStore.over(await openDatabase(config));
+  const store = StateStore.over(await openDatabase(config, { logger }));
   const directory = new AssetDirectory(platform, { logger, concurrency: config.source.concurrency });
   // The on-call layer enqueues through the dispatcher, which renders with it: a late binding.
   const kick = () => dispatcher.kick();
@@ -251,7 +251,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       .finally(() => (oncallCheck = undefined));
   }, config.oncall.checkIntervalSeconds * 1000);
   oncallTimer.unref();
-  logger.info(`bot: alerts from ${config.source.kind === 'push' ? 'the push channel' : 'REST polling'}, ${directory.all().length} assets, state in ${config.stateFile}`);
+  logger.info(`bot: alerts from ${config.source.kind === 'push' ? 'the push channel' : 'REST polling'}, ${directory.all().length} assets, state in ${databaseLocation(config)}`);
   return {
     config,
     store,

@@ -1,11 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code for the Slack bot, not code n8n loads */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { databaseSettings, type DatabaseSettings } from '../../bot/state/database-url';
 import { DatabaseQueryError, DatabaseUnavailableError, numberPlaceholders, openPostgres, type PostgresDatabase } from '../../bot/state/postgres';
 import { LATEST_VERSION, MIGRATIONS } from '../../bot/state/schema';
 import type { SqlDatabase } from '../../bot/state/sql';
+import { databaseLocation, openDatabase } from '../../bot/state/open';
 import { SqliteDatabase } from '../../bot/state/sqlite';
 import { usePrivatePostgres } from '../helpers/postgres';
 
@@ -37,6 +38,19 @@ describe('PostgreSQL store: opening', () => {
     const rows = await replicas[0].all<{ version: number }>('SELECT version FROM schema_version ORDER BY version');
     expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
     expect(rows.at(-1)?.version).toBe(LATEST_VERSION);
+  });
+
+  it('DRIVE_BOT_DATABASE_URL selects PostgreSQL and no SQLite file is written; without it, the SQLite file', async () => {
+    const stateFile = join(dir, 'never.sqlite');
+    const env = { DRIVE_BOT_DATABASE_URL: server().url() };
+    const shared = keep(await openDatabase({ stateFile }, { env }));
+    expect(shared.dialect).toBe('postgres');
+    expect(existsSync(stateFile)).toBe(false);
+    expect(databaseLocation({ stateFile }, env)).toBe(`postgres://drive_bot:***@127.0.0.1:${server().port}/drive_bot`);
+    const local = keep(await openDatabase({ stateFile }, { env: {} }));
+    expect(local.dialect).toBe('sqlite');
+    expect(existsSync(stateFile)).toBe(true);
+    expect(databaseLocation({ stateFile }, {})).toBe(stateFile);
   });
 
   it('numbers `?` outside string literals, quoted names and comments', () => {
