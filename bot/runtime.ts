@@ -33,6 +33,8 @@ import { StateStore } from './state/store';
 
 export interface BotOptions {
   config: BotConfig;
+  /** Where DRIVE_BOT_DATABASE_URL and the PG* variables are read (default: process.env). */
+  databaseEnv?: NodeJS.ProcessEnv;
   platform: DrivePlatform;
   sink: NoticeSink;
   logger: BotLogger;
@@ -99,7 +101,7 @@ async function checkRoutes(platform: DrivePlatform, config: BotConfig, logger: B
 export async function startBot(options: BotOptions): Promise<Bot> {
   const { config, platform, logger } = options;
   const sink = options.messages ? withKpiCharts(options.sink, options.messages, logger) : options.sink;
-  const store = StateStore.over(await openDatabase(config, { logger }));
+  const store = StateStore.over(await openDatabase(config, { logger, env: options.databaseEnv }));
   const directory = new AssetDirectory(platform, { logger, concurrency: config.source.concurrency });
   // The on-call layer enqueues through the dispatcher, which renders with it: a late binding.
   const kick = () => dispatcher.kick();
@@ -251,7 +253,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       .finally(() => (oncallCheck = undefined));
   }, config.oncall.checkIntervalSeconds * 1000);
   oncallTimer.unref();
-  logger.info(`bot: alerts from ${config.source.kind === 'push' ? 'the push channel' : 'REST polling'}, ${directory.all().length} assets, state in ${databaseLocation(config)}`);
+  logger.info(`bot: alerts from ${config.source.kind === 'push' ? 'the push channel' : 'REST polling'}, ${directory.all().length} assets, state in ${databaseLocation(config, options.databaseEnv)}`);
   return {
     config,
     store,

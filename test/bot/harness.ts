@@ -9,6 +9,7 @@ import type { BotLogger } from '../../bot/log';
 import { createPlatformClient } from '../../bot/platform/client';
 import { ensurePushUser } from '../../bot/platform/push-user';
 import { type Bot, startBot } from '../../bot/runtime';
+import { databaseEnvFor } from '../helpers/test-store';
 import { createMessageClient, SlackMessageSink } from '../../bot/slack/messages';
 import { createSlackApp } from '../../bot/slack/app';
 import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
@@ -49,7 +50,7 @@ export interface BotUnderTest {
 }
 
 /** The whole bot as `npm start` assembles it with Slack tokens, its Web API at the local server. */
-export function startTestBot(options: BotUnderTest): Promise<Bot> {
+export async function startTestBot(options: BotUnderTest): Promise<Bot> {
   const config = parseConfig({
     ...options.config,
     source: { kind: options.push ? 'push' : 'poll', pollIntervalSeconds: 3600, ...(options.config?.source as object | undefined) },
@@ -58,6 +59,7 @@ export function startTestBot(options: BotUnderTest): Promise<Bot> {
   const credentials = options.orgId === undefined ? credentialsOf(options.sim, 'VENDOR') : credentialsOf(options.sim, 'EU', options.orgId);
   return startBot({
     config,
+    databaseEnv: await databaseEnvFor(options.stateFile),
     platform: createPlatformClient(credentials, options.logger),
     sink: new SlackNoticeSink(createAlertClient(options.botToken, options.slackApiUrl), config.timeZone),
     logger: options.logger,

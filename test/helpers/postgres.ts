@@ -42,9 +42,10 @@ const run = (command: string, args: string[]): void => {
 
 /**
  * Starts a private server on 127.0.0.1 and a free port in a temporary directory, with a password-protected,
- * non-superuser role that owns its database (as the issue requires of production).
+ * non-superuser role that owns its database (as the issue requires of production). `createDatabases` lets the
+ * role create more databases (one per bot under test), still without superuser rights.
  */
-export async function startPostgres(): Promise<PrivatePostgres> {
+export async function startPostgres(options: { createDatabases?: boolean } = {}): Promise<PrivatePostgres> {
 	const dir = mkdtempSync(join(tmpdir(), 'drive-pg-'));
 	chmodSync(dir, 0o777);
 	const data = join(dir, 'data');
@@ -73,7 +74,7 @@ export async function startPostgres(): Promise<PrivatePostgres> {
 		const { Client } = await import('pg');
 		const admin = new Client({ host: '127.0.0.1', port, user: 'postgres', password: superPassword, database: 'postgres' });
 		await admin.connect();
-		await admin.query(`CREATE ROLE ${user} LOGIN PASSWORD '${password.replace(/'/g, "''")}'`);
+		await admin.query(`CREATE ROLE ${user} LOGIN ${options.createDatabases ? 'CREATEDB ' : ''}PASSWORD '${password.replace(/'/g, "''")}'`);
 		await admin.query(`CREATE DATABASE ${database} OWNER ${user}`);
 		await admin.end();
 	} catch (error) {
