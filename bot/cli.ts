@@ -2,6 +2,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // `npm start`: the bot. Without Slack tokens it runs in the terminal; without platform
 // credentials it starts the simulator in-process. See the README's "Slack bot" section.
+import { databaseSettings } from './state/database-url';
 import { parseArgs } from 'node:util';
 import '../shared/runtime/node';
 import type { PushSettings } from './alerts/sources/push';
@@ -30,6 +31,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 const USAGE = `Usage: drive-monitoring-bot [--config bot.yml] [--lenient]
+       drive-monitoring-bot migrate --from <state.sqlite> [--to <postgres url>]   (see migrate --help)
 
 --lenient starts even when a route names an organization, asset group or plant the platform
 does not have (warned about instead of refused).
@@ -38,7 +40,8 @@ Without Slack tokens the bot runs in this terminal; without platform credentials
 simulator in-process. Environment: SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or
 SLACK_SIGNING_SECRET (HTTP, PORT); DRIVE_MONITORING_BASE_URL, _AUTH_URL, _TENANT_ID, _API_KEY,
 _API_SECRET, _API_SCOPE_ID; DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC; DRIVE_BOT_CONFIG,
-DRIVE_BOT_STATE, LOG_LEVEL.
+DRIVE_BOT_STATE, LOG_LEVEL; DRIVE_BOT_DATABASE_URL (PostgreSQL shared by replicas, with PGPASSWORD and the
+other PG* variables for what it leaves out) instead of the SQLite state file.
 
 Operations: --ops-port N (or DRIVE_BOT_OPS_PORT; 0 picks a free port) serves GET /healthz,
 /readyz and /metrics (Prometheus) on DRIVE_BOT_OPS_HOST (default 0.0.0.0), in every mode.`;
@@ -114,7 +117,12 @@ async function main(): Promise<void> {
   const env = readEnv(process.env);
   const ops = opsSettingsFromEnv(values['ops-port'] === undefined ? process.env : { ...process.env, DRIVE_BOT_OPS_PORT: values['ops-port'] });
   let config = loadConfigFile(values.config ?? env.DRIVE_BOT_CONFIG);
-  const logger = createLogger({ level: env.LOG_LEVEL, secrets: [...secretsOf(env), ...pushPasswords(config, process.env)] });
+  // PostgreSQL shared by replicas when DRIVE_BOT_DATABASE_URL is set; its password is a secret like the others.
+  const database = databaseSettings(process.env);
+  const logger = createLogger({
+    level: env.LOG_LEVEL,
+    secrets: [...secretsOf(env), ...pushPasswords(config, process.env), ...(database?.password ? [database.password] : [])],
+  });
   const missing = missingNodeFlags(process.execArgv, process.env.NODE_OPTIONS);
   if (missing.length > 0) {
     logger.info(`node runs without ${missing.join(' ')}: its young generation may grow to 128 MiB under polling; start the bot as npm start and the drive-monitoring-bot command do (node ${missing.join(' ')} dist/bot/cli.js)`);
@@ -158,6 +166,7 @@ async function main(): Promise<void> {
     messages,
     now: setup.now,
     lenient: values.lenient,
+    database,
   }).catch(async (error: unknown) => {
     await setup.close();
     throw error;
@@ -219,7 +228,16 @@ async function main(): Promise<void> {
   if (setup.demo) setTimeout(setup.demo, 3000).unref();
 }
 
-main().catch((error: unknown) => {
+/** `drive-monitoring-bot migrate …` is a one-off command; anything else starts the bot. */
+function run(): Promise<void> {
+  if (process.argv[2] !== 'migrate') return main();
+  // Loaded only for the command: the running bot does not need it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { migrateCommand } = require('./migrate') as typeof import('./migrate');
+  return migrateCommand(process.argv.slice(3), process.env, (text) => process.stdout.write(text)).then(() => process.exit(0));
+}
+
+run().catch((error: unknown) => {
   process.stderr.write(`${error instanceof ConfigError ? error.message : `drive bot: ${redact(errorText(error))}`}\n`);
   // A start that failed half-way may have left connections open: the process must still end.
   process.exit(1);

@@ -28,13 +28,12 @@ import { AssetDirectory } from './platform/directory';
 import type { DrivePlatform } from './platform/types';
 import { OnCall } from './oncall';
 import { withPowerTrain } from './oncall/powertrain';
-import { databaseLocation, openDatabase } from './state/open';
+import type { DatabaseSettings } from './state/database-url';
+import { describeStore, openDatabase } from './state/open';
 import { StateStore } from './state/store';
 
 export interface BotOptions {
   config: BotConfig;
-  /** Where DRIVE_BOT_DATABASE_URL and the PG* variables are read (default: process.env). */
-  databaseEnv?: NodeJS.ProcessEnv;
   platform: DrivePlatform;
   sink: NoticeSink;
   logger: BotLogger;
@@ -52,6 +51,8 @@ export interface BotOptions {
   commandPlatform?: DrivePlatform;
   /** The request budget both clients spend from, for status. */
   budget?: RequestBudget;
+  /** PostgreSQL shared by replicas (DRIVE_BOT_DATABASE_URL); without it the SQLite state file. */
+  database?: DatabaseSettings;
 }
 
 /** The bot minus its Slack front: state, fleet directory, alert pipeline and command handler. */
@@ -101,7 +102,7 @@ async function checkRoutes(platform: DrivePlatform, config: BotConfig, logger: B
 export async function startBot(options: BotOptions): Promise<Bot> {
   const { config, platform, logger } = options;
   const sink = options.messages ? withKpiCharts(options.sink, options.messages, logger) : options.sink;
-  const store = StateStore.over(await openDatabase(config, { logger, env: options.databaseEnv }));
+  const store = StateStore.over(await openDatabase(config, options.database, (message) => logger.warn(message)));
   const directory = new AssetDirectory(platform, { logger, concurrency: config.source.concurrency });
   // The on-call layer enqueues through the dispatcher, which renders with it: a late binding.
   const kick = () => dispatcher.kick();
@@ -253,7 +254,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       .finally(() => (oncallCheck = undefined));
   }, config.oncall.checkIntervalSeconds * 1000);
   oncallTimer.unref();
-  logger.info(`bot: alerts from ${config.source.kind === 'push' ? 'the push channel' : 'REST polling'}, ${directory.all().length} assets, state in ${databaseLocation(config, options.databaseEnv)}`);
+  logger.info(`bot: alerts from ${config.source.kind === 'push' ? 'the push channel' : 'REST polling'}, ${directory.all().length} assets, state in ${describeStore(config, options.database)}`);
   return {
     config,
     store,

@@ -9,6 +9,7 @@ import { ASSET_NOTE, SUBCOMMANDS } from '../bot/blocks/command';
 import { envSchema } from '../bot/config/env';
 import { botConfigSchema } from '../bot/config/schema';
 import { CODE_INFO } from '../shared/errorCatalog';
+import { DeadlineError } from '../shared/errors';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -25,7 +26,39 @@ export function renderErrors(): string {
 		'| --- | --- | --- | --- |',
 		...rows,
 		'',
+		...renderDeadlines(),
 	].join('\n');
+}
+
+/** What a call that runs out of time says, rendered from DeadlineError itself with example values. */
+function renderDeadlines(): string[] {
+	const single = new DeadlineError({ operation: 'Get asset detail', deadlineMs: 90_000, elapsedMs: 90_000, setting: "raise the client's deadlineMs option (now 90 s)" });
+	const node = new DeadlineError({
+		operation: 'Reading the events of asset 100029',
+		deadlineMs: 54_000,
+		elapsedMs: 54_004,
+		setting: 'raise Timeout Workflow in the workflow settings (now 60 s, of which a call of this node gets 90%)',
+		range: { start: '2025-11-25T00:00:00Z', end: '2026-11-25T00:00:00Z', done: 31, total: 53, daysDone: 217, pending: { start: '2026-06-30T00:00:00Z', end: '2026-07-07T00:00:00Z' } },
+	});
+	const bot = new DeadlineError({
+		operation: 'Reading the events of asset 100029',
+		deadlineMs: 90_000,
+		elapsedMs: 90_002,
+		range: { start: '2026-08-27T00:00:00Z', end: '2026-11-25T00:00:00Z', done: 9, total: 13, daysDone: 63, pending: { start: '2026-10-29T00:00:00Z', end: '2026-11-05T00:00:00Z' } },
+	});
+	const row = (where: string, error: DeadlineError): string => `| ${where} | ${cell(error.message)} | ${cell(error.hint)} |`;
+	return [
+		'## When a call runs out of time',
+		'',
+		'Every call has a total deadline, retries, token requests and waits included; a read of a long time range in several requests is one call. Past it, the call fails with `DeadlineError` (kind `unavailable`, reason `DEADLINE`), which says which operation, after how long, how far a ranged read came, and how to give it more time where the reader can: programs with the client\'s `deadlineMs` option (default 90 s), n8n with Timeout Workflow in the workflow settings (each call of the node gets 90% of it, so that it ends before n8n cancels the execution; 90 s when it is off). The Slack bot\'s users cannot change it.',
+		'',
+		'| Where | Message | What to do |',
+		'| --- | --- | --- |',
+		row('A program, one request', single),
+		row('n8n, a year of events', node),
+		row('Slack bot, 90 days of events', bot),
+		'',
+	];
 }
 
 

@@ -5,14 +5,14 @@ import { Limiter } from './core/limiter';
 import { safeLogger, type Logger } from './core/logger';
 import { ApiCore } from './core/request';
 import { backoffDelay, retryPolicy, type RetryOptions, type RetryPolicy } from './core/retry';
-import { sleep } from './core/wait';
+import { raceAbort, sleep } from './core/wait';
 import { assetDataEndpoints } from './endpoints/assetData';
 import { assetEndpoints } from './endpoints/assets';
 import { EndpointContext } from './endpoints/context';
 import { dataSubscriptionEndpoints } from './endpoints/dataSubscription';
 import { organizationEndpoints } from './endpoints/organization';
 import { subscriptionEndpoints } from './endpoints/subscription';
-import { TransportError, UnexpectedResponseError, ValidationError } from './errors';
+import { formatDuration, TransportError, UnexpectedResponseError, ValidationError } from './errors';
 import { filesApi } from './files';
 import { levelOfSubscriptions, rangesApi } from './ranges';
 import { REDACTED, registerSecret } from './redact';
@@ -50,6 +50,12 @@ export interface ClientOptions extends Partial<ApiCredentials> {
    * fails with TransportError reason DEADLINE. Default 90 s; false for none.
    */
   deadlineMs?: number | false;
+  /**
+   * How the person who reads a deadline error gives calls more time, as its hint says it. Default
+   * "raise the client's deadlineMs option (now 90 s)"; false where they cannot (the hint then
+   * only says to ask for less or try again).
+   */
+  deadlineSetting?: string | false;
   logger?: Logger;
   /** Cancels every request and wait of this client. */
   signal?: AbortSignal;
@@ -150,14 +156,20 @@ export function createClient(options: ClientOptions) {
   const levelOf = (assetId: number, signal?: AbortSignal): Promise<Level | undefined> => {
     const now = Date.now();
     const cached = levels.get(assetId);
-    if (cached && now - cached.at < LEVEL_CACHE_MS) return cached.level;
+    if (cached && now - cached.at < LEVEL_CACHE_MS) return raceAbort(cached.level, signal);
     if (levels.size >= LEVEL_CACHE_SIZE) levels.delete(levels.keys().next().value!);
-    const level = assets.listSubscriptions({ assetId }, { signal }).then(levelOfSubscriptions);
+    // Shared by every caller: no caller's signal ends it for the others (each leaves on its own
+    // signal); the lookup itself is bounded by the client's deadline like every call.
+    const level = assets.listSubscriptions({ assetId }).then(levelOfSubscriptions);
     level.catch(() => levels.delete(assetId));
     levels.set(assetId, { at: now, level });
-    return level;
+    return raceAbort(level, signal);
   };
-  const common = { baseUrl, limiter, retry, timeoutMs, deadlineMs, logger, signal: options.signal };
+  const deadlineSetting =
+    options.deadlineSetting === false || deadlineMs === undefined
+      ? undefined
+      : (options.deadlineSetting ?? `raise the client's deadlineMs option (now ${formatDuration(deadlineMs)})`);
+  const common = { baseUrl, limiter, retry, timeoutMs, deadlineMs, deadlineSetting, logger, signal: options.signal };
   const core = new ApiCore({ ...common, transport: options.authenticatedTransport ?? plainTransport, auth, levelOf });
   // Temporary links must not carry the bearer token that an authenticated transport adds.
   const downloadCore = options.authenticatedTransport ? new ApiCore({ ...common, transport: plainTransport }) : core;
@@ -176,6 +188,8 @@ export function createClient(options: ClientOptions) {
       now: options.now ?? Date.now,
       levelOf: async (assetId, requestOptions) => await levelOf(assetId, requestOptions?.signal),
       logger,
+      deadlineMs,
+      deadlineSetting,
     }),
     files: filesApi(downloadCore),
     /** The bearer token the client would send now (fetched or cached); undefined with an authenticated transport. */

@@ -12,8 +12,16 @@ export interface EndpointRef {
   name: string;
 }
 
+const refs = new Map<EndpointId, EndpointRef>();
+
+/** An endpoint's id and name (one object per endpoint: the core takes it on every call). */
 export function endpointRef(id: EndpointId): EndpointRef {
-  return { id, name: ENDPOINTS[id].name };
+  let ref = refs.get(id);
+  if (!ref) {
+    ref = { id, name: ENDPOINTS[id].name };
+    refs.set(id, ref);
+  }
+  return ref;
 }
 
 /** Base class: a redacted message, a `kind`, a `hint` saying what to do, and a JSON form without secrets. */
@@ -261,28 +269,113 @@ export class TransportError extends DriveMonitoringError {
   /** What happened in words, without the bare reason code (n8n replaces messages holding one). */
   readonly summary: string;
 
-  constructor(args: { reason: string; detail: string; endpoint?: EndpointRef; notSent?: boolean; cause?: unknown; mayHaveSucceeded?: boolean }) {
+  constructor(args: {
+    reason: string;
+    detail: string;
+    endpoint?: EndpointRef;
+    notSent?: boolean;
+    cause?: unknown;
+    mayHaveSucceeded?: boolean;
+    /** Words of a subclass that knows more (DeadlineError): replace the generic ones. */
+    words?: { message: string; summary: string; hint: string };
+  }) {
     const check = args.mayHaveSucceeded && args.endpoint ? CHECK_BEFORE_REPEATING[args.endpoint.id] : undefined;
     const what = REASON_WORDS[args.reason] ?? `the request failed (${args.reason})`;
-    const hint = args.mayHaveSucceeded
+    const hint = args.words?.hint ?? (args.mayHaveSucceeded
       ? `The platform may have carried it out before the answer was lost, so it was not repeated: ${check ?? 'check the result before repeating it'}.`
       : args.reason === 'ABORTED'
         ? 'The call was cancelled before it finished; run it again when needed.'
         : args.reason === 'DEADLINE' || args.reason === 'TIMEOUT'
           ? 'The platform answered too slowly, even after retries: try again in a few minutes, or ask for a shorter time range.'
-          : 'Check the Base URL and the network between here and the platform, then try again.';
-    super(`The platform could not be reached: ${what} (${args.reason}): ${args.detail}`, { cause: args.cause, kind: 'unavailable', hint });
+          : 'Check the Base URL and the network between here and the platform, then try again.');
+    super(args.words?.message ?? `The platform could not be reached: ${what} (${args.reason}): ${args.detail}`, { cause: args.cause, kind: 'unavailable', hint });
     this.reason = args.reason;
     this.detail = redact(args.detail);
     this.endpoint = args.endpoint;
     this.notSent = args.notSent ?? false;
     this.mayHaveSucceeded = args.mayHaveSucceeded ?? false;
-    this.summary = this.mayHaveSucceeded
+    this.summary = args.words ? redact(args.words.summary) : this.mayHaveSucceeded
       ? `The answer from the Drive Monitoring platform was lost: ${what}`
       : args.reason === 'DEADLINE' || args.reason === 'TIMEOUT'
         ? `The Drive Monitoring platform did not answer in time: ${what}`
         : `The Drive Monitoring platform could not be reached: ${what}`;
   }
+}
+
+/** A duration as a person reads it in an error: "1.5 s", "90 s", "3 min 20 s". */
+export function formatDuration(ms: number): string {
+  if (ms < 10_000) return `${Number((ms / 1000).toFixed(1))} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  return seconds % 60 === 0 ? `${seconds / 60} min` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/** How far a read of a time range in parts (one request each) had come when its deadline passed. */
+export interface RangeProgress {
+  /** The whole range asked for, ISO 8601 UTC. */
+  start: string;
+  end: string;
+  /** Parts read completely, of how many. */
+  done: number;
+  total: number;
+  /** Days the parts read cover together. */
+  daysDone: number;
+  /** The earliest part still unread; absent when the call had not reached the parts yet. */
+  pending?: { start: string; end: string };
+}
+
+/**
+ * A call ran past its total deadline (the client's `deadlineMs`, retries, token fetch and every
+ * request of a ranged read included). Says which operation, after how long, how far it came and
+ * how to give it more time in the setting the person can change (`deadlineSetting`).
+ */
+export class DeadlineError extends TransportError {
+  /** The operation in words ("Get asset detail", "Reading the events of asset 7"). */
+  readonly operation: string;
+  readonly deadlineMs: number;
+  readonly elapsedMs: number;
+  /** For a ranged read: the range and the parts read before the deadline. */
+  readonly range?: RangeProgress;
+
+  constructor(args: {
+    operation: string;
+    deadlineMs: number;
+    elapsedMs: number;
+    /** How the reader gives the call more time ("raise Timeout Workflow in the workflow settings (now 90 s)"); undefined when they cannot. */
+    setting?: string;
+    range?: RangeProgress;
+    endpoint?: EndpointRef;
+    notSent?: boolean;
+    cause?: unknown;
+  }) {
+    const within = formatDuration(args.deadlineMs);
+    const more = args.setting ? `, or allow more time: ${args.setting}` : '';
+    const { range } = args;
+    let words: { message: string; summary: string; hint: string };
+    if (range) {
+      const summary = `${args.operation} from ${range.start} to ${range.end} did not finish within ${within}`;
+      const progress = range.pending
+        ? `${range.done} of ${range.total} parts were read; the platform had not yet answered for ${range.pending.start} to ${range.pending.end}`
+        : "the asset's subscription level was still being read, before any part of the range";
+      const read = range.done > 0 ? ` (${formatDays(range.daysDone)} were read in ${within})` : '';
+      words = { summary, message: `${summary}: ${progress}.`, hint: `Ask for a shorter time range${read}${more}.` };
+    } else {
+      const summary = `${args.operation} did not finish within ${within}: the Drive Monitoring platform did not answer in time`;
+      words = { summary, message: `${summary}, retries included.`, hint: `Try again in a few minutes${args.setting ? `; if the platform is often this slow, allow more time: ${args.setting}` : ''}.` };
+    }
+    // The detail is how far the call came, for hosts that show it apart from the summary.
+    const detail = range ? words.message.slice(words.summary.length + 2, -1) : `no final answer within ${within}, retries included`;
+    super({ reason: 'DEADLINE', detail, endpoint: args.endpoint, notSent: args.notSent, cause: args.cause, words });
+    this.operation = args.operation;
+    this.deadlineMs = args.deadlineMs;
+    this.elapsedMs = args.elapsedMs;
+    this.range = range;
+  }
+}
+
+function formatDays(days: number): string {
+  const rounded = Number(days.toFixed(1));
+  return `${rounded} day${rounded === 1 ? '' : 's'}`;
 }
 
 export type AuthRefusal = 'tenant' | 'clientId' | 'clientSecret' | 'client' | 'scope' | 'grant' | 'unknown';

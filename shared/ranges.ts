@@ -2,14 +2,14 @@
 // into windows the API serves whole, fetch them with bounded concurrency, and merge them in
 // order without duplicates. They know each level's history range and say when a range reaches
 // past it instead of returning a silently short answer.
-import { endpointRef, ValidationError } from './errors';
+import { DeadlineError, endpointRef, TransportError, ValidationError, type RangeProgress } from './errors';
 import type { RequestOptions } from './endpoints/context';
 import type { assetDataEndpoints } from './endpoints/assetData';
 import { historyDays, toLevel } from './levels';
 import type { Event, ParamData, TrendSignalData } from './schemas/resources';
 import { LEVELS, LIMITS, type EndpointId, type Level } from './spec';
 import { ceilToSecond, DAY_MS, floorToSecond, formatUtc, parseInstant, type TimeInput } from './time';
-import { follow } from './core/wait';
+import { callSignal, follow } from './core/wait';
 import type { Logger } from './core/logger';
 import { ListEventsInput, TrendSignalDataInput, validateInput } from './schemas/inputs';
 
@@ -92,8 +92,17 @@ export function checkHistory(
   });
 }
 
-/** Run `fn` over windows with at most `limit` in flight; the first failure cancels the rest. */
-async function fetchWindows<T>(windows: Window[], limit: number, signal: AbortSignal | undefined, fn: (w: Window, signal: AbortSignal) => Promise<T>): Promise<T[]> {
+/**
+ * Run `fn` over windows with at most `limit` in flight; the first failure cancels the rest.
+ * `done[i]` turns true when window i is read (what a deadline error reports as read).
+ */
+async function fetchWindows<T>(
+  windows: Window[],
+  limit: number,
+  signal: AbortSignal | undefined,
+  fn: (w: Window, signal: AbortSignal) => Promise<T>,
+  done: boolean[] = [],
+): Promise<T[]> {
   // Controllers that follow one another, never AbortSignal.any(): Node keeps such a composite
   // alive while it has an abort listener, until it aborts (see follow in core/wait).
   const controller = new AbortController();
@@ -112,6 +121,7 @@ async function fetchWindows<T>(windows: Window[], limit: number, signal: AbortSi
       if (controller.signal.aborted) own.abort(controller.signal.reason);
       try {
         results[index] = await fn(windows[index], own.signal);
+        done[index] = true;
       } catch (error) {
         failure ??= { error };
         controller.abort();
@@ -183,6 +193,8 @@ function windowsOf(kind: Kind, start: Date, end: Date): Window[] {
     : splitWindows(start, end, LIMITS.trendSignalWindowDays * DAY_MS, LIMITS.rawDataMaxMinutes * 60_000);
 }
 
+const OPERATION: Record<Kind, string> = { events: 'Reading the events', trendSignal: 'Reading trend and signal data' };
+
 export function rangesApi(
   assetData: ReturnType<typeof assetDataEndpoints>,
   settings: {
@@ -190,6 +202,10 @@ export function rangesApi(
     now: () => number;
     levelOf: (assetId: number, options?: RequestOptions) => Promise<Level | undefined>;
     logger?: Required<Pick<Logger, 'warn'>>;
+    /** The whole read's deadline: the level lookup and every window's request count against it. */
+    deadlineMs?: number;
+    /** How a person gives a read more time (the deadline error's hint). */
+    deadlineSetting?: string;
   },
 ) {
   const prepare = async (
@@ -197,11 +213,11 @@ export function rangesApi(
     kind: Kind,
     input: RangeInput,
     parsed: { assetId: number; startTime: Date; endTime: Date },
-    options?: RequestOptions,
+    signal: AbortSignal | undefined,
   ): Promise<{ windows: Window[]; concurrency: number }> => {
     const ref = endpointRef(endpoint);
     const { start, end } = wholeSeconds(parsed.startTime, parsed.endTime);
-    const level = input.level === 'auto' ? await settings.levelOf(parsed.assetId, options) : input.level;
+    const level = input.level === 'auto' ? await settings.levelOf(parsed.assetId, { signal }) : input.level;
     // A start moved inside the history range is rounded further inside, never back out of it.
     const from = ceilToSecond(checkHistory(endpoint, kind, start, level, settings.now(), input.clip));
     // Moves within the skew tolerance are routine ("the last 365 days"); a real clip is worth a line.
@@ -213,12 +229,51 @@ export function rangesApi(
     return { windows: windowsOf(kind, from, end), concurrency };
   };
 
+  /**
+   * One ranged read under one deadline: the level lookup and every window's request share the
+   * caller's signal and the client's deadlineMs, so a read of many windows ends on time as a
+   * whole. Past the deadline it fails with a DeadlineError saying how far it came.
+   */
+  const read = async <T>(
+    endpoint: EndpointId,
+    kind: Kind,
+    input: RangeInput,
+    parsed: { assetId: number; startTime: Date; endTime: Date },
+    options: RequestOptions | undefined,
+    fetch: (w: Window, signal: AbortSignal) => Promise<T>,
+  ): Promise<T[]> => {
+    const started = Date.now();
+    const call = callSignal([options?.signal], settings.deadlineMs);
+    let windows: Window[] | undefined;
+    const done: boolean[] = [];
+    try {
+      const prepared = await prepare(endpoint, kind, input, parsed, call.signal);
+      windows = prepared.windows;
+      return await fetchWindows(windows, prepared.concurrency, call.signal, fetch, done);
+    } catch (error) {
+      // A failure the read's own deadline caused (not the caller's cancellation) says so.
+      const byDeadline = call.deadlinePassed() && !options?.signal?.aborted && error instanceof TransportError && !error.mayHaveSucceeded;
+      throw byDeadline
+        ? new DeadlineError({
+            operation: `${OPERATION[kind]} of asset ${parsed.assetId}`,
+            deadlineMs: settings.deadlineMs!,
+            elapsedMs: Date.now() - started,
+            setting: settings.deadlineSetting,
+            range: progressOf(parsed, windows, done),
+            endpoint: endpointRef(endpoint),
+            cause: error,
+          })
+        : error;
+    } finally {
+      call.clear();
+    }
+  };
+
   return {
     /** E14 over any range: 7-day windows, bounded concurrency, merged by time, each event once. */
     async events(input: RangeInput, options?: RequestOptions): Promise<Event[]> {
       const parsed = validateInput(endpointRef('E14'), ListEventsInput, { assetId: input.assetId, startTime: input.startTime, endTime: input.endTime });
-      const { windows, concurrency } = await prepare('E14', 'events', input, parsed, options);
-      const batches = await fetchWindows(windows, concurrency, options?.signal, (w, signal) =>
+      const batches = await read('E14', 'events', input, parsed, options, (w, signal) =>
         assetData.listEvents({ assetId: parsed.assetId, startTime: w.start, endTime: w.end }, { signal }),
       );
       return mergeEvents(batches);
@@ -231,8 +286,7 @@ export function rangesApi(
         startTime: input.startTime,
         endTime: input.endTime,
       });
-      const { windows, concurrency } = await prepare('E17', 'trendSignal', input, parsed, options);
-      const batches = await fetchWindows(windows, concurrency, options?.signal, (w, signal) =>
+      const batches = await read('E17', 'trendSignal', input, parsed, options, (w, signal) =>
         assetData.queryTrendSignalData({ assetId: parsed.assetId, parameters: parsed.parameters, startTime: w.start, endTime: w.end }, { signal }),
       );
       return mergeTrendSignalData(batches);
@@ -242,5 +296,27 @@ export function rangesApi(
       const { start, end } = wholeSeconds(parseInstant(startTime, 'startTime'), parseInstant(endTime, 'endTime'));
       return windowsOf(kind, start, end);
     },
+  };
+}
+
+/** How far a ranged read came: windows read, the days they cover, the earliest one not read. */
+function progressOf(parsed: { startTime: Date; endTime: Date }, windows: Window[] | undefined, done: boolean[]): RangeProgress {
+  const range = { start: formatUtc(floorToSecond(parsed.startTime)), end: formatUtc(ceilToSecond(parsed.endTime)) };
+  if (!windows) return { ...range, done: 0, total: 0, daysDone: 0 };
+  let count = 0;
+  let ms = 0;
+  let pending: Window | undefined;
+  windows.forEach((w, i) => {
+    if (done[i]) {
+      count++;
+      ms += w.end.getTime() - w.start.getTime();
+    } else pending ??= w;
+  });
+  return {
+    ...range,
+    done: count,
+    total: windows.length,
+    daysDone: ms / DAY_MS,
+    ...(pending ? { pending: { start: formatUtc(pending.start), end: formatUtc(pending.end) } } : {}),
   };
 }

@@ -154,3 +154,18 @@ export function trackSources(provide: () => SourceFigure[]): () => void {
   sourceProviders.push(provide);
   return () => void sourceProviders.splice(sourceProviders.indexOf(provide), 1);
 }
+
+/** What leadership reports (bot/state/leadership.ts); a test may count into its own. */
+export interface LeadershipMetrics {
+  /** This process leads (1) or not (0). */
+  setLeader(leading: boolean): void;
+  /** This process saw a new leader take over (a new epoch, its own included). */
+  leaderChanged(): void;
+}
+const leaderGauge = new Gauge({ name: 'drive_bot_leader', help: 'This replica leads (1: it reads the platform, posts and runs the schedules) or stands by (0); this process only', registers: [registry] });
+const leaderChanges = new Counter({ name: 'drive_bot_leader_changes_total', help: 'Leader changes this replica has seen (a new lease epoch, its own included), since it started', registers: [registry] });
+leaderGauge.set(0);
+export const leadershipMetrics: LeadershipMetrics = {
+  setLeader: (leading) => leaderGauge.set(leading ? 1 : 0),
+  leaderChanged: () => leaderChanges.inc(),
+};

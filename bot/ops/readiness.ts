@@ -72,3 +72,33 @@ export function recentSuccess(lastSuccess: () => number | undefined, maxAgeMs: n
       : { ok: false, detail: `${what}: last success ${Math.round(age / 1000)} s ago (more than ${Math.round(maxAgeMs / 1000)} s)` };
   };
 }
+
+/** What a store answers when asked for its schema version (PostgreSQL: SELECT max(version) FROM schema_version). */
+export type SchemaVersionProbe = () => Promise<number>;
+
+/**
+ * The database check of /readyz: reachable, and its schema not newer than this bot (an older replica must not
+ * write into a schema it does not know). The detail never carries the connection string or its password.
+ */
+export function databaseCheck(schemaVersion: SchemaVersionProbe, known: number): Check {
+  return async () => {
+    let version: number;
+    try {
+      version = await schemaVersion();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      return {
+        ok: false,
+        detail: `database unreachable${code ? ` (${code})` : ''}: the bot keeps trying; check that PostgreSQL is running and that DRIVE_BOT_DATABASE_URL points to it`,
+      };
+    }
+    return version > known
+      ? { ok: false, detail: `schema newer than this bot: the database is at version ${version}, this bot knows ${known}; run the same bot version as the other replicas` }
+      : { ok: true, detail: `database reachable, schema version ${version}` };
+  };
+}
+
+/** Leadership as /readyz shows it: a standby replica is ready too (it answers Slack), so this check only informs. */
+export function leadershipCheck(leader: { isLeader(): boolean; epoch(): number | undefined }): Check {
+  return () => ({ ok: true, detail: leader.isLeader() ? `leader (epoch ${leader.epoch()})` : 'standby: another replica leads, or the lead is being taken' });
+}

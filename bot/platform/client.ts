@@ -18,6 +18,8 @@ export function createPlatformClient(
     // Under a budget, the budget decides how many requests are in flight (it adapts to latency).
     concurrency: options.budget ? 64 : options.concurrency,
     transport,
+    // Slack users cannot change the client's deadline: a deadline error asks for less instead.
+    deadlineSetting: false,
     logger: { debug: (m: string) => logger.debug(`platform: ${m}`), info: (m: string) => logger.debug(`platform: ${m}`), warn: (m: string) => logger.warn(`platform: ${m}`), error: (m: string) => logger.error(`platform: ${m}`) },
   });
   if (transport) {

@@ -1,26 +1,25 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { BotConfig } from '../config/schema';
-import { databaseSettings } from './database-url';
-import { openPostgres, type PostgresLogger } from './postgres';
+import type { DatabaseSettings } from './database-url';
 import type { SqlDatabase } from './sql';
 import { SqliteDatabase } from './sqlite';
 
-export interface OpenOptions {
-  env?: NodeJS.ProcessEnv;
-  logger?: PostgresLogger;
-}
-
 /**
- * The bot's database, migrated and ready: PostgreSQL shared by replicas when DRIVE_BOT_DATABASE_URL is set (no
- * SQLite file is then written), else the SQLite state file (the embedded default).
+ * The bot's database, migrated and ready: PostgreSQL when `database` is given (DRIVE_BOT_DATABASE_URL: replicas
+ * share it, no SQLite file is written), else the SQLite state file (the embedded default).
  */
-export async function openDatabase(config: Pick<BotConfig, 'stateFile'>, options: OpenOptions = {}): Promise<SqlDatabase> {
-  const settings = databaseSettings(options.env ?? process.env);
-  if (settings) return openPostgres(settings, { logger: options.logger });
-  return SqliteDatabase.open(config.stateFile);
+export async function openDatabase(
+  config: Pick<BotConfig, 'stateFile'>,
+  database?: DatabaseSettings,
+  warn?: (message: string) => void,
+): Promise<SqlDatabase> {
+  if (!database) return SqliteDatabase.open(config.stateFile);
+  // Loaded only here: a bot on its SQLite file never loads the PostgreSQL driver.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { PostgresDatabase } = require('./postgres') as typeof import('./postgres');
+  return PostgresDatabase.open(database, { warn });
 }
 
-/** Where the state lives, for logs and /readyz: the PostgreSQL place without its password, or the SQLite file. */
-export function databaseLocation(config: Pick<BotConfig, 'stateFile'>, env: NodeJS.ProcessEnv = process.env): string {
-  return databaseSettings(env)?.display ?? config.stateFile;
+/** Where the state lives, for the start-up line and /readyz: never a password. */
+export function describeStore(config: Pick<BotConfig, 'stateFile'>, database?: DatabaseSettings): string {
+  return database ? database.display : config.stateFile;
 }

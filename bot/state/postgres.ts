@@ -1,204 +1,194 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-import { AsyncLocalStorage } from 'node:async_hooks';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool, types as pgTypes, type ClientConfig, type PoolClient, type QueryResult } from 'pg';
-import { withoutPassword, type DatabaseSettings } from './database-url';
+import { type CustomTypesConfig, Pool, type PoolClient, type QueryResult, types as pgTypes } from 'pg';
+import type { DatabaseSettings } from './database-url';
+import { withoutPassword } from './database-url';
 import { migrate } from './schema';
 import type { SqlDatabase, SqlExecutor, SqlRunResult, SqlValue } from './sql';
 
-type Fence = (tx: SqlExecutor) => Promise<void>;
-
-export interface PostgresLogger {
-  warn(message: string): void;
-}
-
-export interface PostgresOptions {
-  logger?: PostgresLogger;
-  /** Connections per replica (default 10). */
-  maxConnections?: number;
-  /** Longest a statement may run before PostgreSQL cancels it (default 30 s). */
-  statementTimeoutMs?: number;
-  /** Longest to wait for a connection, new or from the pool (default 10 s). */
-  connectionTimeoutMs?: number;
-  /** Attempts of a transaction that meets a serialization failure or deadlock (default 8). */
-  transactionAttempts?: number;
-}
-
-/** The limits every call has, stated once (docs/high-availability.md repeats them). */
-export const POSTGRES_DEFAULTS = {
-  maxConnections: 10,
-  statementTimeoutMs: 30_000,
-  connectionTimeoutMs: 10_000,
-  transactionAttempts: 8,
-  /** A transaction left open by a stuck replica is ended by the server after this long. */
-  idleInTransactionTimeoutMs: 60_000,
+/** The limits every call to PostgreSQL has (assumption B-PG1): none waits for ever. */
+export const POSTGRES_LIMITS = {
+  /** Connecting (TCP, TLS, authentication). */
+  connectMs: 10_000,
+  /** One statement, on the server (statement_timeout) and on the client. */
+  statementMs: 30_000,
+  /** A transaction left open by a stalled replica is ended by the server. */
+  idleInTransactionMs: 60_000,
+  /** Connections one replica holds at most. */
+  poolSize: 10,
+  /** Attempts of a transaction that PostgreSQL aborted to keep it serializable (40001, 40P01). */
+  serializationAttempts: 12,
 } as const;
-
-/**
- * The database is out of reach (refused, timed out, restarted, shut down): the call did nothing the caller can
- * rely on, and a later call reconnects. The message names the place without its password.
- */
-export class DatabaseUnavailableError extends Error {
-  override readonly name = 'DatabaseUnavailableError';
-  constructor(
-    readonly display: string,
-    readonly reason: string,
-    hint = 'check that PostgreSQL runs and accepts connections from this host',
-  ) {
-    super(`The bot's PostgreSQL database (${display}) is unreachable: ${reason}. The bot retries on its next step; ${hint}.`);
-  }
-}
-
-/** PostgreSQL refused or failed a statement (a constraint, a syntax error, a permission). */
-export class DatabaseQueryError extends Error {
-  override readonly name = 'DatabaseQueryError';
-  constructor(
-    message: string,
-    /** The SQLSTATE, e.g. 23505 for a unique violation. */
-    readonly code: string | undefined,
-  ) {
-    super(message);
-  }
-}
-
-/** SQLSTATE classes and codes after which the connection, not the statement, is at fault. */
-const UNAVAILABLE_CODES = /^(08|57P0[1-4]|53300|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EPIPE|EAI_AGAIN)/;
-const RETRYABLE_CODES = new Set(['40001', '40P01']);
-
-/** int8 (COUNT, BIGINT columns) and numeric (SUM of bigints) as JavaScript numbers, as the SQLite store returns them. */
-const INT8_OID = 20;
-const NUMERIC_OID = 1700;
-const numberTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID || oid === NUMERIC_OID
-      ? (value: string) => Number(value)
-      : pgTypes.getTypeParser(oid, format ?? 'text')) as typeof pgTypes.getTypeParser,
-};
-
-/**
- * `?` placeholders as PostgreSQL's `$1, $2, …`. A `?` inside a string literal, a quoted identifier or a comment
- * stays as it is.
- */
-export function numberPlaceholders(sql: string): string {
-  let out = '';
-  let n = 0;
-  for (let i = 0; i < sql.length; i++) {
-    const c = sql[i];
-    if (c === "'" || c === '"') {
-      const end = closing(sql, i, c);
-      out += sql.slice(i, end);
-      i = end - 1;
-    } else if (c === '-' && sql[i + 1] === '-') {
-      const end = sql.indexOf('\n', i);
-      const stop = end === -1 ? sql.length : end;
-      out += sql.slice(i, stop);
-      i = stop - 1;
-    } else if (c === '?') {
-      out += `$${++n}`;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-/** The index after the quote that closes the one at `start` (a doubled quote is part of the text). */
-function closing(sql: string, start: number, quote: string): number {
-  let i = start + 1;
-  while (i < sql.length) {
-    if (sql[i] === quote) {
-      if (sql[i + 1] === quote) i += 2;
-      else return i + 1;
-    } else i++;
-  }
-  return sql.length;
-}
-
-/** Which transaction the running code belongs to, so a call that bypasses its `tx` is refused (it could wait on its own locks). */
-const insideTransaction = new AsyncLocalStorage<PostgresDatabase>();
 
 /** Any fixed number: every replica asks for the same lock, so one migrates while the others wait. */
 const MIGRATION_LOCK = 0x44524956; // "DRIV"
 
+/** SQLSTATEs after which the whole transaction may simply run again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
 /**
- * The bot's database shared by replicas (issue 26), on a node-postgres pool. Transactions are SERIALIZABLE: two
- * replicas changing the same rows end as if one ran after the other, and the loser of a conflict runs its `work`
- * again (bounded), which the interface allows.
+ * The bot's database could not do what was asked: PostgreSQL unreachable, restarted, refused the login, or a
+ * statement failed. The message never holds the password.
  */
-export class PostgresDatabase implements SqlDatabase {
-  readonly dialect = 'postgres' as const;
-  private fence: Fence | undefined;
-  private closed = false;
-
-  private constructor(
-    private readonly pool: Pool,
-    private readonly settings: DatabaseSettings,
-    private readonly options: Required<Omit<PostgresOptions, 'logger'>> & PostgresOptions,
+export class DatabaseError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+    /** PostgreSQL's SQLSTATE or the socket's error code, when there is one. */
+    readonly code: string | undefined,
   ) {
-    // An idle connection dropped by the server (a restart, a network cut) is reported here; without a listener
-    // the process would crash. The pool discards that connection and the next call opens a new one.
-    pool.on('error', (error) => this.options.logger?.warn(`PostgreSQL connection lost: ${this.describe(error)}. The next call reconnects.`));
+    super(`${message} ${hint}`);
+    this.name = 'DatabaseError';
   }
+}
 
-  /** Connects, and brings the schema to the latest version under an advisory lock (replicas may start at once). */
-  static async open(settings: DatabaseSettings, options: PostgresOptions = {}): Promise<PostgresDatabase> {
-    const resolved = { ...POSTGRES_DEFAULTS, ...options };
-    const config: ClientConfig = {
-      ...settings.connection,
-      connectionTimeoutMillis: resolved.connectionTimeoutMs,
-      statement_timeout: resolved.statementTimeoutMs,
-      // The client's own limit, a little after the server's, for a server that no longer answers at all.
-      query_timeout: resolved.statementTimeoutMs + 5_000,
-      idle_in_transaction_session_timeout: POSTGRES_DEFAULTS.idleInTransactionTimeoutMs,
-      keepAlive: true,
-      types: numberTypes,
-    };
-    const pool = new Pool({ ...config, max: resolved.maxConnections, idleTimeoutMillis: 30_000 });
-    const database = new PostgresDatabase(pool, settings, resolved);
+const numberedCache = new Map<string, string>();
+
+/**
+ * `?` placeholders numbered as PostgreSQL wants them ($1, $2, …). A `?` inside a quoted string or identifier
+ * is text, not a placeholder.
+ */
+export function numberPlaceholders(sql: string): string {
+  const cached = numberedCache.get(sql);
+  if (cached !== undefined) return cached;
+  let out = '';
+  let n = 0;
+  let quote: string | undefined;
+  for (const ch of sql) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else out += ch === '?' ? `$${++n}` : ch;
+  }
+  if (numberedCache.size < 2000) numberedCache.set(sql, out);
+  return out;
+}
+
+/** int8 (COUNT, BIGINT columns) and numeric as JavaScript numbers, as the interface promises: times in ms fit. */
+const types: CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 || oid === 1700 ? (value: string) => Number(value) : pgTypes.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
+};
+
+type Queryable = Pick<PoolClient, 'query'>;
+
+class Executor implements SqlExecutor {
+  constructor(
+    private readonly target: Queryable,
+    private readonly explain: (error: unknown) => Error,
+  ) {}
+
+  private async query(sql: string, params: SqlValue[]): Promise<QueryResult> {
     try {
-      await database.withClient(async (client) => {
-        await database.inTransaction(client, 'BEGIN', async (tx) => {
-          await tx.get('SELECT pg_advisory_xact_lock(?)', MIGRATION_LOCK);
-          await migrate(tx, 'postgres');
-        }, false);
-      });
-      return database;
+      return await this.target.query(numberPlaceholders(sql), params);
     } catch (error) {
-      await pool.end().catch(() => undefined);
-      throw error;
+      throw this.explain(error);
     }
   }
 
   async get<T>(sql: string, ...params: SqlValue[]): Promise<T | undefined> {
-    return (await this.query<T>(sql, params)).rows[0];
+    return (await this.query(sql, params)).rows[0] as T | undefined;
   }
 
   async all<T>(sql: string, ...params: SqlValue[]): Promise<T[]> {
-    return (await this.query<T>(sql, params)).rows;
+    return (await this.query(sql, params)).rows as T[];
   }
 
   async run(sql: string, ...params: SqlValue[]): Promise<SqlRunResult> {
     return { changes: (await this.query(sql, params)).rowCount ?? 0 };
   }
+}
 
-  setFence(check: Fence | undefined): void {
+export interface PostgresOptions {
+  /** Where a lost idle connection is told (a restart of PostgreSQL); never the password. */
+  warn?: (message: string) => void;
+}
+
+/**
+ * The bot's database shared by replicas (issue 26): a pool of connections to PostgreSQL. Transactions run
+ * SERIALIZABLE, so two replicas acting on the same alert at the same moment end as if one acted after the
+ * other; PostgreSQL aborts the one that would break that, and it runs again.
+ */
+export class PostgresDatabase implements SqlDatabase {
+  readonly dialect = 'postgres' as const;
+  private readonly pool: Pool;
+  private readonly executor: Executor;
+  private fence: ((tx: SqlExecutor) => Promise<void>) | undefined;
+  private closed = false;
+
+  private constructor(
+    private readonly settings: DatabaseSettings,
+    options: PostgresOptions,
+  ) {
+    this.pool = new Pool({
+      ...settings.connection,
+      connectionTimeoutMillis: POSTGRES_LIMITS.connectMs,
+      statement_timeout: POSTGRES_LIMITS.statementMs,
+      query_timeout: POSTGRES_LIMITS.statementMs + 5_000,
+      idle_in_transaction_session_timeout: POSTGRES_LIMITS.idleInTransactionMs,
+      max: POSTGRES_LIMITS.poolSize,
+      keepAlive: true,
+      types,
+    });
+    // An idle connection that PostgreSQL closes (a restart, an administrator) must not end the process: the
+    // pool drops it, and the next call opens a new one.
+    this.pool.on('error', (error) => options.warn?.(`database: an idle connection was lost (${this.explain(error).message})`));
+    this.executor = new Executor(this.pool, (error) => this.explain(error));
+  }
+
+  /** Connects, and brings the schema to the latest version (each step once, even when replicas start together). */
+  static async open(settings: DatabaseSettings, options: PostgresOptions = {}): Promise<PostgresDatabase> {
+    const database = new PostgresDatabase(settings, options);
+    try {
+      await database.inTransaction('READ COMMITTED', async (tx) => {
+        // READ COMMITTED: after the lock, each statement sees what the replica that migrated first committed.
+        await tx.get('SELECT pg_advisory_xact_lock(?)', MIGRATION_LOCK);
+        await migrate(tx, 'postgres');
+      });
+      return database;
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
+
+  /** Where the data lives, without the password: for logs and /readyz. */
+  get display(): string {
+    return this.settings.display;
+  }
+
+  get<T>(sql: string, ...params: SqlValue[]): Promise<T | undefined> {
+    return this.executor.get<T>(sql, ...params);
+  }
+
+  all<T>(sql: string, ...params: SqlValue[]): Promise<T[]> {
+    return this.executor.all<T>(sql, ...params);
+  }
+
+  run(sql: string, ...params: SqlValue[]): Promise<SqlRunResult> {
+    return this.executor.run(sql, ...params);
+  }
+
+  setFence(check: ((tx: SqlExecutor) => Promise<void>) | undefined): void {
     this.fence = check;
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    this.refuseNesting();
-    return this.withClient(async (client) => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await insideTransaction.run(this, () => this.inTransaction(client, 'BEGIN ISOLATION LEVEL SERIALIZABLE', work, true));
-        } catch (error) {
-          const code = (error as { code?: string }).code;
-          if (!code || !RETRYABLE_CODES.has(code) || attempt >= this.options.transactionAttempts) throw error;
-          // Jittered back-off so two replicas that collided do not collide again at once.
-          await sleep(Math.random() * 10 * attempt);
-        }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.inTransaction('SERIALIZABLE', async (tx) => {
+          if (this.fence) await this.fence(tx);
+          return work(tx);
+        });
+      } catch (error) {
+        if (!(error instanceof DatabaseError && error.code && RETRYABLE.has(error.code)) || attempt >= POSTGRES_LIMITS.serializationAttempts) throw error;
+        // Jittered: two replicas that collided should not collide again.
+        await sleep(Math.random() * 10 * attempt);
       }
-    });
+    }
   }
 
   async close(): Promise<void> {
@@ -207,103 +197,68 @@ export class PostgresDatabase implements SqlDatabase {
     await this.pool.end();
   }
 
-  private async query<T>(sql: string, params: SqlValue[]): Promise<QueryResult<T & Record<string, unknown>>> {
-    this.refuseNesting();
-    try {
-      return await this.pool.query<T & Record<string, unknown>>(numberPlaceholders(sql), params);
-    } catch (error) {
-      throw this.translate(error);
-    }
-  }
-
-  private async withClient<T>(use: (client: PoolClient) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(isolation: 'SERIALIZABLE' | 'READ COMMITTED', work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     let client: PoolClient;
     try {
       client = await this.pool.connect();
     } catch (error) {
-      throw this.translate(error);
+      throw this.explain(error);
     }
     let broken: Error | undefined;
-    // While checked out, a connection the server drops emits 'error' here (its running query fails too):
-    // unheard, it would crash the process.
-    const onError = (error: Error): void => {
-      broken = this.translate(error);
-      this.options.logger?.warn(`PostgreSQL connection lost: ${this.describe(error)}. The next call reconnects.`);
+    // A checked-out connection has no listener of the pool's: one that PostgreSQL ends while it is ours (a
+    // restart) would otherwise be an unhandled 'error' event, which ends the process. Its query fails anyway.
+    const lost = (error: Error): void => {
+      broken = error;
     };
-    client.on('error', onError);
+    client.on('error', lost);
+    const tx = new Executor(client, (error) => this.explain(error));
     try {
-      return await use(client);
+      await client.query(`BEGIN ISOLATION LEVEL ${isolation}`).catch((error: unknown) => {
+        throw this.explain(error);
+      });
+      const result = await work(tx);
+      await client.query('COMMIT').catch((error: unknown) => {
+        throw this.explain(error);
+      });
+      return result;
     } catch (error) {
-      if (error instanceof DatabaseUnavailableError) broken = error;
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        // The connection itself is gone: the pool must not hand it out again.
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
       throw error;
     } finally {
-      client.off('error', onError);
-      // A connection that failed is not given to the next caller.
+      client.removeListener('error', lost);
       client.release(broken);
     }
   }
 
-  private async inTransaction<T>(client: PoolClient, begin: string, work: (tx: SqlExecutor) => Promise<T>, fenced: boolean): Promise<T> {
-    const tx = this.executor(client);
-    await this.onClient(client, begin);
-    try {
-      if (fenced && this.fence) await this.fence(tx);
-      const result = await work(tx);
-      await this.onClient(client, 'COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+  /** A driver or server error in the operator's terms, with the next step, and never the password. */
+  private explain(error: unknown): Error {
+    if (error instanceof DatabaseError) return error;
+    // Duck-typed: errors from node:net may come from another realm (a test runner's), where instanceof fails.
+    const { code, message } = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as { code?: string; message?: string };
+    const where = this.settings.display;
+    const text = withoutPassword(String(message ?? error), this.settings);
+    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT' || /timeout exceeded when trying to connect|Connection terminated/i.test(text)) {
+      return new DatabaseError(
+        `The bot's database at ${where} cannot be reached (${text}).`,
+        'Check that PostgreSQL runs and that DRIVE_BOT_DATABASE_URL names its host and port; the bot keeps trying, and what it could not write waits in the platform until the database is back.',
+        code,
+      );
     }
-  }
-
-  private executor(client: PoolClient): SqlExecutor {
-    return {
-      get: async <T>(sql: string, ...params: SqlValue[]) => (await this.onClient<T>(client, sql, params)).rows[0],
-      all: async <T>(sql: string, ...params: SqlValue[]) => (await this.onClient<T>(client, sql, params)).rows,
-      run: async (sql: string, ...params: SqlValue[]) => ({ changes: (await this.onClient(client, sql, params)).rowCount ?? 0 }),
-    };
-  }
-
-  private async onClient<T>(client: PoolClient, sql: string, params: SqlValue[] = []): Promise<QueryResult<T & Record<string, unknown>>> {
-    try {
-      return await client.query<T & Record<string, unknown>>(numberPlaceholders(sql), params);
-    } catch (error) {
-      throw this.translate(error);
+    if (code === '28P01' || code === '28000') {
+      return new DatabaseError(`PostgreSQL at ${where} refused the login (${text}).`, 'Check the user and password in DRIVE_BOT_DATABASE_URL or PGPASSWORD.', code);
     }
-  }
-
-  /** Every error that leaves the store is typed and carries no password. */
-  private translate(error: unknown): Error {
-    if (error instanceof DatabaseUnavailableError || error instanceof DatabaseQueryError) return error;
-    const code = (error as { code?: string }).code;
-    const text = this.describe(error);
-    if (code ? UNAVAILABLE_CODES.test(code) : /terminat|timeout|connect|closed|ended|not queryable/i.test(text)) {
-      return new DatabaseUnavailableError(this.settings.display, text);
+    if (code === '3D000') {
+      return new DatabaseError(`The database named in ${where} does not exist.`, 'Create it (createdb) for the bot\'s user, or name an existing one in DRIVE_BOT_DATABASE_URL.', code);
     }
-    // A refused login (28xxx) or a missing database (3D000) is not a connection class either, but the bot cannot
-    // reach its data all the same.
-    if (code && /^28/.test(code)) {
-      return new DatabaseUnavailableError(this.settings.display, text, 'check the user and password (in DRIVE_BOT_DATABASE_URL or PGUSER/PGPASSWORD)');
+    if (code === '57014') {
+      return new DatabaseError(`A statement on the bot's database took longer than ${POSTGRES_LIMITS.statementMs / 1000} s and was stopped.`, 'Check the load and locks on PostgreSQL.', code);
     }
-    if (code === '3D000') return new DatabaseUnavailableError(this.settings.display, text, 'create the database, or fix its name in DRIVE_BOT_DATABASE_URL or PGDATABASE');
-    return new DatabaseQueryError(`PostgreSQL refused a statement of the bot: ${text}`, code);
-  }
-
-  private describe(error: unknown): string {
-    const message = error instanceof Error ? error.message : String(error);
-    const code = (error as { code?: string }).code;
-    return withoutPassword(code && !message.includes(code) ? `${message} (${code})` : message, this.settings);
-  }
-
-  private refuseNesting(): void {
-    if (insideTransaction.getStore() === this) {
-      throw new Error('Internal error: a database call inside a transaction must use the transaction it was given (tx), not the database.');
+    if (code === '57P01' || code === '57P02' || code === '57P03') {
+      return new DatabaseError(`PostgreSQL at ${where} is shutting down or starting (${text}).`, 'The bot tries again; nothing is lost.', code);
     }
+    return new DatabaseError(`The bot's database at ${where} answered an error: ${text}.`, 'If it repeats, check the PostgreSQL server log.', code);
   }
-}
-
-/** The PostgreSQL store for these settings (see bot/state/database-url.ts), migrated and ready. */
-export function openPostgres(settings: DatabaseSettings, options: PostgresOptions = {}): Promise<PostgresDatabase> {
-  return PostgresDatabase.open(settings, options);
 }

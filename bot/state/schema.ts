@@ -107,6 +107,16 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX slack_payloads_seen ON slack_payloads (seen_at)',
     ],
   },
+  {
+    version: 7,
+    description: 'leader lease with a time-to-live: when the leader last renewed it, and its session',
+    ddl: [
+      // renewed_at: the database's clock (ms), so replicas never compare their own clocks; holder_pid: the leader's
+      // session, which a replica ends when the lease is not renewed within its time-to-live (a frozen leader).
+      'ALTER TABLE leader_lease ADD COLUMN renewed_at BIGINT NOT NULL DEFAULT 0',
+      'ALTER TABLE leader_lease ADD COLUMN holder_pid INTEGER',
+    ],
+  },
 ];
 
 /** The last step a SQLite file of the release before versioning is brought to (its tables, no more). */

@@ -25,12 +25,12 @@ export function payloadKey(body: Record<string, unknown>): string {
  * makes the payload's state change, so a failed change frees the payload for Slack's retry.
  */
 export async function claimPayload(client: ClientBase, key: string): Promise<boolean> {
-	const { rowCount } = await client.query('INSERT INTO slack_payloads (key) VALUES ($1) ON CONFLICT (key) DO NOTHING', [key]);
+	const { rowCount } = await client.query('INSERT INTO slack_payloads (key, seen_at) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, Date.now()]);
 	return rowCount === 1;
 }
 
 /** Slack stops retrying within minutes; keys older than a day are forgotten. */
 export async function forgetOldPayloads(client: ClientBase, olderThanHours = 24): Promise<number> {
-	const { rowCount } = await client.query("DELETE FROM slack_payloads WHERE seen_at < now() - make_interval(hours => $1)", [olderThanHours]);
+	const { rowCount } = await client.query('DELETE FROM slack_payloads WHERE seen_at < $1', [Date.now() - olderThanHours * 3_600_000]);
 	return rowCount ?? 0;
 }

@@ -1,5 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-
 /**
  * The bot's database, whichever it is: node:sqlite in one process (the embedded default) or PostgreSQL
  * shared by replicas (issue 26). Every module of the bot reaches its tables through this interface and

@@ -81,7 +81,8 @@ async function pollClient(this: IPollFunctions): Promise<DriveMonitoringClient> 
 		async (options) => await this.helpers.httpRequestWithAuthentication.call(this, API_CREDENTIAL_TYPE, options),
 	);
 	const transport = n8nTransport(async (options) => await this.helpers.httpRequest(options));
-	return createClient({ ...credentials, authenticatedTransport, transport });
+	// A poll's deadline is the core's (no setting of the trigger changes it): a deadline error says to try again.
+	return createClient({ ...credentials, authenticatedTransport, transport, deadlineSetting: false });
 }
 
 async function assetsInScope(this: IPollFunctions, client: DriveMonitoringClient): Promise<number[]> {

@@ -5,6 +5,7 @@ import type { TokenCache } from '../auth/cache';
 import {
   apiErrorOf,
   AuthenticationError,
+  DeadlineError,
   endpointRef,
   LevelDeniedError,
   RateLimitedError,
@@ -15,6 +16,7 @@ import {
 } from '../errors';
 import { CHECK_BEFORE_REPEATING, CODE_INFO } from '../errorCatalog';
 import type { Envelope } from '../schemas/envelope';
+import { parsePayload } from '../schemas/model';
 import { API_PREFIX, ENDPOINTS, UNAUTHORIZED_CODE, type EndpointId, type Level } from '../spec';
 import { headerValue, type Transport, type TransportRequest, type TransportResponse } from '../transport/types';
 import { toTransportError } from '../transport/errors';
@@ -40,6 +42,8 @@ export interface CoreConfig {
   timeoutMs: number;
   /** Deadline of one whole call, retries and waits included (undefined: none). */
   deadlineMs?: number;
+  /** How a person gives a call more time, as a deadline error's hint says it (undefined: they cannot). */
+  deadlineSetting?: string;
   /** The level an asset holds (E9, cached), to say it when a call is refused with 102403. */
   levelOf?: (assetId: number, signal?: AbortSignal) => Promise<Level | undefined>;
   logger: SafeLogger;
@@ -98,8 +102,22 @@ export class ApiCore {
   constructor(readonly config: CoreConfig) {}
 
   async call<T>(options: CallOptions<T>): Promise<T> {
+    // One async frame from here to the transport and back: each frame is a promise and a
+    // microtask per call, and this runs on every API call.
+    const ref = endpointRef(options.endpoint);
+    const state = { uncertainEarlier: false };
     try {
-      return await this.callOnce(options);
+      const response = await this.exchange({
+        ref,
+        method: ENDPOINTS[options.endpoint].method,
+        url: endpointUrl(this.config.baseUrl, options.endpoint, options.params, options.query),
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        idempotent: isIdempotent(options.endpoint),
+        authenticate: true,
+        signal: options.signal,
+        state,
+      });
+      return this.answerOf(options, ref, response, state.uncertainEarlier);
     } catch (error) {
       throw await this.withLevelHeld(error, options);
     }
@@ -118,8 +136,8 @@ export class ApiCore {
     return new LevelDeniedError({ code: error.code, httpStatus: error.httpStatus, endpoint: error.endpoint, apiMessage: error.apiMessage, levelHeld: level });
   }
 
-  private async callOnce<T>(options: CallOptions<T>): Promise<T> {
-    const { response, ref, uncertainEarlier } = await this.send(options);
+  /** The final answer as the call's result, or its error. */
+  private answerOf<T>(options: CallOptions<T>, ref: EndpointRef, response: TransportResponse, uncertainEarlier: boolean): T {
     const doneCode = ALREADY_DONE[options.endpoint];
     if (uncertainEarlier && doneCode !== undefined && response.status < 500) {
       // A delete repeated after an attempt whose answer was lost: "does not exist" now means
@@ -131,23 +149,6 @@ export class ApiCore {
       }
     }
     return parseAnswer(ref, response, options.schema);
-  }
-
-  /** Send an endpoint call with retries and one re-authentication; returns the final answer. */
-  async send(options: Omit<CallOptions<unknown>, 'schema'>): Promise<{ response: TransportResponse; ref: EndpointRef; uncertainEarlier: boolean }> {
-    const ref = endpointRef(options.endpoint);
-    const state = { uncertainEarlier: false };
-    const response = await this.exchange({
-      ref,
-      method: ENDPOINTS[options.endpoint].method,
-      url: endpointUrl(this.config.baseUrl, options.endpoint, options.params, options.query),
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      idempotent: isIdempotent(options.endpoint),
-      authenticate: true,
-      signal: options.signal,
-      state,
-    });
-    return { response, ref, uncertainEarlier: state.uncertainEarlier };
   }
 
   /**
@@ -169,8 +170,63 @@ export class ApiCore {
     const { config } = this;
     const auth = request.authenticate ? config.auth : undefined;
     const call = callSignal([config.signal, request.signal], config.deadlineMs);
+    const signal = call.signal;
     try {
-      return await this.attempts(request, call.signal, auth);
+      const { ref, method, url, body, idempotent } = request;
+      const label = ref ? `${ref.id} ${method}` : `${method} download`;
+      let reauthenticated = false;
+
+      for (let attempt = 1; ; attempt++) {
+        const headers: Record<string, string> = { accept: ref ? 'application/json' : '*/*' };
+        if (body !== undefined) headers['content-type'] = 'application/json';
+        let token: string | undefined;
+        if (auth) {
+          token = auth.cache.peek(auth.credentials) ?? (await auth.cache.get(auth.credentials, () => auth.fetch(), signal));
+          headers.authorization = `Bearer ${token}`;
+        }
+        const started = config.logger.enabled.debug ? Date.now() : 0;
+        let response: TransportResponse;
+        try {
+          response = await config.limiter.run(
+            () => config.transport.request({ method, url, headers, body, signal, timeoutMs: config.timeoutMs }),
+            signal,
+          );
+        } catch (error) {
+          const failure = error instanceof TransportError ? error : toTransportError(error, signal);
+          // A change the platform may have made before the answer was lost is never repeated blindly.
+          const mayHaveSucceeded = !idempotent && !failure.notSent && failure.reason !== 'ABORTED';
+          const transportError = new TransportError({ reason: failure.reason, detail: failure.detail, endpoint: ref, notSent: failure.notSent, cause: error, mayHaveSucceeded });
+          if (signal?.aborted || attempt >= config.retry.maxAttempts || !(idempotent || failure.notSent)) throw transportError;
+          if (request.state && !failure.notSent) request.state.uncertainEarlier = true;
+          const delay = backoffDelay(config.retry, attempt, config.random);
+          config.logger.warn(`${label} attempt ${attempt} failed (${failure.reason}); retrying in ${delay} ms`);
+          await sleep(delay, signal);
+          continue;
+        }
+        if (config.logger.enabled.debug) {
+          config.logger.debug(`${label} ${ref ? url : redactUrl(url)} -> HTTP ${response.status} in ${Date.now() - started} ms (attempt ${attempt})`);
+        }
+
+        if (response.status === 401 && auth && token !== undefined && !reauthenticated) {
+          // assumption A4: any 401 means the token was refused. Re-authenticate once, then retry once.
+          reauthenticated = true;
+          auth.cache.invalidate(auth.credentials, token);
+          config.logger.info(`${label}: access token refused (HTTP 401); fetching a new token and retrying once`);
+          attempt--;
+          continue;
+        }
+        // A 429 means the request was refused, not processed: safe to repeat even for a create.
+        const mayRepeat = idempotent || response.status === 429;
+        if (isRetryableStatus(response.status) && mayRepeat && attempt < config.retry.maxAttempts) {
+          if (request.state && response.status !== 429) request.state.uncertainEarlier = true;
+          const after = retryAfterMs(response);
+          const delay = after !== undefined ? Math.min(after, config.retry.maxRetryAfterMs) : backoffDelay(config.retry, attempt, config.random);
+          config.logger.warn(`${label} answered HTTP ${response.status} (attempt ${attempt}); retrying in ${delay} ms`);
+          await sleep(delay, signal);
+          continue;
+        }
+        return response;
+      }
     } catch (error) {
       throw this.deadlineNamed(error, call.deadlinePassed(), request);
     } finally {
@@ -183,76 +239,15 @@ export class ApiCore {
     const { config } = this;
     if (!deadlinePassed || config.signal?.aborted || request.signal?.aborted) return error;
     if (!(error instanceof TransportError) || error.mayHaveSucceeded) return error;
-    return new TransportError({
-      reason: 'DEADLINE',
-      detail: `no final answer within ${Math.round(config.deadlineMs! / 1000)} s (the client's deadlineMs), retries included`,
+    return new DeadlineError({
+      operation: request.ref?.name ?? 'Downloading the file',
+      deadlineMs: config.deadlineMs!,
+      elapsedMs: config.deadlineMs!,
+      setting: config.deadlineSetting,
       endpoint: request.ref,
       notSent: error.notSent,
       cause: error,
     });
-  }
-
-  private async attempts(
-    request: Parameters<ApiCore['exchange']>[0],
-    signal: AbortSignal | undefined,
-    auth: TokenAuth | undefined,
-  ): Promise<TransportResponse> {
-    const { config } = this;
-    const { ref, method, url, body, idempotent } = request;
-    const label = ref ? `${ref.id} ${method}` : `${method} download`;
-    let reauthenticated = false;
-
-    for (let attempt = 1; ; attempt++) {
-      const headers: Record<string, string> = { accept: ref ? 'application/json' : '*/*' };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      let token: string | undefined;
-      if (auth) {
-        token = auth.cache.peek(auth.credentials) ?? (await auth.cache.get(auth.credentials, () => auth.fetch(), signal));
-        headers.authorization = `Bearer ${token}`;
-      }
-      const started = Date.now();
-      let response: TransportResponse;
-      try {
-        response = await config.limiter.run(
-          () => config.transport.request({ method, url, headers, body, signal, timeoutMs: config.timeoutMs }),
-          signal,
-        );
-      } catch (error) {
-        const failure = error instanceof TransportError ? error : toTransportError(error, signal);
-        // A change the platform may have made before the answer was lost is never repeated blindly.
-        const mayHaveSucceeded = !idempotent && !failure.notSent && failure.reason !== 'ABORTED';
-        const transportError = new TransportError({ reason: failure.reason, detail: failure.detail, endpoint: ref, notSent: failure.notSent, cause: error, mayHaveSucceeded });
-        if (signal?.aborted || attempt >= config.retry.maxAttempts || !(idempotent || failure.notSent)) throw transportError;
-        if (request.state && !failure.notSent) request.state.uncertainEarlier = true;
-        const delay = backoffDelay(config.retry, attempt, config.random);
-        config.logger.warn(`${label} attempt ${attempt} failed (${failure.reason}); retrying in ${delay} ms`);
-        await sleep(delay, signal);
-        continue;
-      }
-      if (config.logger.enabled.debug) {
-        config.logger.debug(`${label} ${ref ? url : redactUrl(url)} -> HTTP ${response.status} in ${Date.now() - started} ms (attempt ${attempt})`);
-      }
-
-      if (response.status === 401 && auth && token !== undefined && !reauthenticated) {
-        // assumption A4: any 401 means the token was refused. Re-authenticate once, then retry once.
-        reauthenticated = true;
-        auth.cache.invalidate(auth.credentials, token);
-        config.logger.info(`${label}: access token refused (HTTP 401); fetching a new token and retrying once`);
-        attempt--;
-        continue;
-      }
-      // A 429 means the request was refused, not processed: safe to repeat even for a create.
-      const mayRepeat = idempotent || response.status === 429;
-      if (isRetryableStatus(response.status) && mayRepeat && attempt < config.retry.maxAttempts) {
-        if (request.state && response.status !== 429) request.state.uncertainEarlier = true;
-        const after = retryAfterMs(response);
-        const delay = after !== undefined ? Math.min(after, config.retry.maxRetryAfterMs) : backoffDelay(config.retry, attempt, config.random);
-        config.logger.warn(`${label} answered HTTP ${response.status} (attempt ${attempt}); retrying in ${delay} ms`);
-        await sleep(delay, signal);
-        continue;
-      }
-      return response;
-    }
   }
 }
 
@@ -344,7 +339,7 @@ export function parseAnswer<T>(ref: EndpointRef, response: TransportResponse, sc
   if (!envelope.success || response.status >= 400) {
     throw apiErrorOf({ code: envelope.code, httpStatus: response.status, endpoint: ref, apiMessage: envelope.message });
   }
-  const parsed = schema.safeParse(envelope.payload);
+  const parsed = parsePayload(schema, envelope.payload);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
     const first = parsed.error.issues[0];

@@ -12,6 +12,14 @@ import { UserQueue, type QueueConsumer } from './queue';
 /** Messages kept per user while nobody consumes; the oldest are dropped beyond it (assumption P5). */
 export const QUEUE_LIMIT = 100_000;
 
+/**
+ * The idle time-out this endpoint advertises in its open frame (ms). As AMQP 1.0 (2.4.5) asks, it is half the
+ * threshold enforced: a connection silent for twice this long (a frozen consumer) is closed with
+ * amqp:resource-limit-exceeded, and the deliveries it had not settled go back to the queue for another consumer.
+ * Clients keep the connection alive with empty frames every half of it (rhea does so by itself).
+ */
+export const AMQP_IDLE_TIME_OUT_MS = 5_000;
+
 export interface AmqpBroker {
   url: string;
   enqueue(userName: string, envelope: PushEnvelope): void;
@@ -24,7 +32,7 @@ export interface AmqpBroker {
   close(): Promise<void>;
 }
 
-export async function startAmqpBroker(host: PushHost, options: { host: string; port?: number; queueLimit?: number }, isWanted: (userName: string, envelope: PushEnvelope) => boolean): Promise<AmqpBroker> {
+export async function startAmqpBroker(host: PushHost, options: { host: string; port?: number; queueLimit?: number; idleTimeOutMs?: number }, isWanted: (userName: string, envelope: PushEnvelope) => boolean): Promise<AmqpBroker> {
   const container = create_container({ id: 'drive-monitoring-simulator' });
   container.sasl_server_mechanisms.enable_plain((userName: string, password: string) => authenticateSubscriber(host, userName, password) !== undefined);
 
@@ -115,7 +123,7 @@ export async function startAmqpBroker(host: PushHost, options: { host: string; p
   container.on('error', () => undefined);
   container.on('connection_error', () => undefined);
 
-  const server: Server = container.listen({ host: options.host, port: options.port ?? 0 });
+  const server: Server = container.listen({ host: options.host, port: options.port ?? 0, idle_time_out: options.idleTimeOutMs ?? AMQP_IDLE_TIME_OUT_MS });
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const sockets = new Set<import('node:net').Socket>();

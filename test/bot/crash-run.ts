@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { storeEnvironment } from './store-under-test';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -98,7 +99,7 @@ export async function runCrashScenario(options: { kills: number; slackLatencyMs:
       DRIVE_MONITORING_PUSH_PASSWORD: push.password,
       DRIVE_MONITORING_PUSH_TOPIC: push.topic,
       DRIVE_BOT_CONFIG: configFile,
-      DRIVE_BOT_STATE: state.file,
+      ...(await storeEnvironment(state.file)),
     };
     child = start(env);
     const raised: string[] = [];

@@ -3,7 +3,7 @@ import { Dispatcher } from '../../bot/alerts/dispatcher';
 import type { AlertRecord, CbmAlert } from '../../bot/alerts/model';
 import { parseConfig } from '../../bot/config/load';
 import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
-import { openDatabase } from '../../bot/state/open';
+import { openTestDatabase } from './store-under-test';
 import { StateStore } from '../../bot/state/store';
 import { capturingLogger, fakeSlackToken } from './helpers';
 import { SlackApiServer } from './slack-server';
@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => slack.close());
 
 test('a 429 makes only its channel wait for Retry-After; the other channel goes on and nothing is lost', async () => {
-  const store = StateStore.over(await openDatabase({ stateFile: ':memory:' }));
+  const store = StateStore.over(await openTestDatabase(':memory:'));
   const { logger, lines } = capturingLogger();
   // Faster than Slack allows, so the server answers 429 and the dispatcher must wait it out.
   const dispatcher = new Dispatcher(store, new SlackNoticeSink(createAlertClient(token, slack.apiUrl), 'UTC'), { postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger });
@@ -44,7 +44,7 @@ test('a 429 makes only its channel wait for Retry-After; the other channel goes 
 });
 
 test('the daily CBM digest is enqueued once per local day, after the configured time, per channel', async () => {
-  const store = StateStore.over(await openDatabase({ stateFile: ':memory:' }));
+  const store = StateStore.over(await openTestDatabase(':memory:'));
   const config = parseConfig({ timeZone: '+08:00', cbm: { dailyDigestAt: '08:00' }, alerts: { routes: [{ severity: ['Fault'], channel: '#red' }], defaultChannel: '#all' } });
   const unit = (status: string, name: string): CbmAlert => ({ key: `1:${name}`, asset, unit: name, status, kpis: [] });
   await store.putCbmStatus(unit('Red', 'Fan'));

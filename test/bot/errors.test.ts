@@ -3,7 +3,7 @@
 // and carries no endpoint number, no code number and no secret.
 import { commandMessage } from '../../bot/blocks/command';
 import { platformErrorText } from '../../bot/render/errors';
-import { TransportError, type DriveMonitoringApiError, type DriveMonitoringClient } from '../../shared';
+import { DeadlineError, TransportError, type DriveMonitoringApiError, type DriveMonitoringClient } from '../../shared';
 import { CODE_SERVER_CREDENTIALS, ENDPOINT_NUMBER, expectedHint, FAILURE_CODES, startCodeServer, type CodeServer } from '../shared/codeServer';
 
 let server: CodeServer;
@@ -38,6 +38,20 @@ test('a create whose answer was lost says it may have happened and how to check'
   const lost = new TransportError({ reason: 'ECONNRESET', detail: 'socket hang up', endpoint: { id: 'E21', name: 'Create user report' }, mayHaveSucceeded: true });
   expect(platformErrorText(lost)).toBe(
     "The answer from the Drive Monitoring platform was lost: the connection was reset. The platform may have carried it out before the answer was lost, so it was not repeated: list the asset's reports and look for one created just now before creating it again.",
+  );
+});
+
+test('a ranged read past its deadline says which read, after how long, how far it came and to ask for less', () => {
+  // The bot's client has deadlineSetting: false (bot/platform/client.ts): Slack users cannot change it.
+  const late = new DeadlineError({
+    operation: 'Reading the events of asset 7',
+    deadlineMs: 90_000,
+    elapsedMs: 90_012,
+    endpoint: { id: 'E14', name: 'List events' },
+    range: { start: '2026-05-29T00:00:00Z', end: '2026-11-25T00:00:00Z', done: 12, total: 26, daysDone: 84, pending: { start: '2026-08-21T00:00:00Z', end: '2026-08-28T00:00:00Z' } },
+  });
+  expect(platformErrorText(late)).toBe(
+    'Reading the events of asset 7 from 2026-05-29T00:00:00Z to 2026-11-25T00:00:00Z did not finish within 90 s. Ask for a shorter time range (84 days were read in 90 s).',
   );
 });
 

@@ -1,4 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import type { DatabaseSettings } from '../../bot/state/database-url';
+import { databaseFor } from './store-under-test';
 import type { App } from '@slack/bolt';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +11,6 @@ import type { BotLogger } from '../../bot/log';
 import { createPlatformClient } from '../../bot/platform/client';
 import { ensurePushUser } from '../../bot/platform/push-user';
 import { type Bot, startBot } from '../../bot/runtime';
-import { databaseEnvFor } from '../helpers/test-store';
 import { createMessageClient, SlackMessageSink } from '../../bot/slack/messages';
 import { createSlackApp } from '../../bot/slack/app';
 import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
@@ -47,6 +48,8 @@ export interface BotUnderTest {
   now?: () => number;
   /** Warn about routes to unknown names instead of refusing to start (`--lenient`). */
   lenient?: boolean;
+  /** This PostgreSQL instead of the store the run is about. */
+  database?: DatabaseSettings;
 }
 
 /** The whole bot as `npm start` assembles it with Slack tokens, its Web API at the local server. */
@@ -59,7 +62,6 @@ export async function startTestBot(options: BotUnderTest): Promise<Bot> {
   const credentials = options.orgId === undefined ? credentialsOf(options.sim, 'VENDOR') : credentialsOf(options.sim, 'EU', options.orgId);
   return startBot({
     config,
-    databaseEnv: await databaseEnvFor(options.stateFile),
     platform: createPlatformClient(credentials, options.logger),
     sink: new SlackNoticeSink(createAlertClient(options.botToken, options.slackApiUrl), config.timeZone),
     logger: options.logger,
@@ -68,6 +70,7 @@ export async function startTestBot(options: BotUnderTest): Promise<Bot> {
     now: options.now,
     messages: new SlackMessageSink(createMessageClient(options.botToken, options.slackApiUrl)),
     lenient: options.lenient,
+    database: options.database ?? (await databaseFor(options.stateFile)),
   });
 }
 

@@ -51,6 +51,9 @@ async function faultMessage(drive: SimAsset) {
   const [message] = await waitFor('the fault message', () => topMessagesOf(slack, event.id).length > 0 && topMessagesOf(slack, event.id)).catch((error: Error) => {
     throw new Error(`${error.message} of event ${String(event.id)} on asset ${drive.id}; the bot's last lines above debug:\n${lines.filter((line) => !line.includes(' debug ')).slice(-25).join('\n')}`);
   });
+  // Seen in Slack is not yet recorded by the bot (it writes where it posted when Slack answers; on PostgreSQL a
+  // few round trips later): a button pressed in between would find no message to update.
+  expect(await bot.dispatcher.drain(10_000)).toBe(true);
   return { event, message };
 }
 

@@ -1,11 +1,10 @@
 import { claimPayload, forgetOldPayloads, payloadKey } from '../../bot/state/slack-once';
-import { migrate } from '../../bot/state/pg-schema';
-import { usePrivatePostgres } from '../helpers/postgres';
+import { migratePostgres, usePrivatePostgres } from '../helpers/postgres';
 
 describe('a Slack payload acts once across replicas', () => {
-	const { connect } = usePrivatePostgres();
+	const { connect, server } = usePrivatePostgres();
 	beforeAll(async () => {
-		await migrate(await connect());
+		await migratePostgres(server().url());
 	});
 
 	it('keys a retry like the original and different interactions apart', () => {
@@ -28,7 +27,7 @@ describe('a Slack payload acts once across replicas', () => {
 		await replicas[1].query('ROLLBACK');
 		await expect(claimPayload(replicas[2], other)).resolves.toBe(true);
 
-		await replicas[0].query("UPDATE slack_payloads SET seen_at = now() - interval '2 days' WHERE key = $1", [key]);
+		await replicas[0].query('UPDATE slack_payloads SET seen_at = $2 WHERE key = $1', [key, Date.now() - 2 * 86_400_000]);
 		await expect(forgetOldPayloads(replicas[0])).resolves.toBe(1);
 	});
 });

@@ -60,6 +60,8 @@ async function fault(drive: SimAsset) {
   const event = sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
   await bot.poll?.pollOnce();
   const [message] = await waitFor('the fault message', () => topMessagesOf(slack, event.id).length > 0 && topMessagesOf(slack, event.id));
+  // Seen in Slack is not yet recorded by the bot (where it posted is written when Slack answers).
+  expect(await bot.dispatcher.drain(10_000)).toBe(true);
   return { event, message };
 }
 

@@ -12,7 +12,7 @@ import { AlertEngine } from '../../bot/alerts/engine';
 import { eventKey } from '../../bot/alerts/model';
 import { startPushSource } from '../../bot/alerts/sources/push';
 import type { BotLogger } from '../../bot/log';
-import { openDatabase } from '../../bot/state/open';
+import { openTestDatabase } from '../bot/store-under-test';
 import { StateStore } from '../../bot/state/store';
 import type { PushReceiver } from '../../shared/push';
 import { startTestPlatform, waitFor, type TestPlatform } from '../push/platform';
@@ -52,7 +52,7 @@ interface Bot {
 }
 
 async function startBot(settings: BrokerTarget['settings']): Promise<Bot> {
-  const store = StateStore.over(await openDatabase({ stateFile: join(dir, `${randomUUID()}.db`) }));
+  const store = StateStore.over(await openTestDatabase(join(dir, `${randomUUID()}.db`)));
   cleanup.push(() => store.close());
   const failedOnce = new Set<number>();
   let lookups = 0;

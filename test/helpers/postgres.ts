@@ -4,6 +4,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { databaseSettings } from '../../bot/state/database-url';
+import { PostgresDatabase } from '../../bot/state/postgres';
 
 /** Debian's PostgreSQL 15, the version the high-availability guide names as tested. */
 const BIN = process.env.DRIVE_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -14,10 +16,10 @@ export interface PrivatePostgres {
 	readonly password: string;
 	readonly database: string;
 	url(): string;
-	/** Stops the server, keeping its data (a database outage, or the first half of a restart). */
-	halt(): void;
-	/** Starts a halted server again on the same port. */
-	resume(): void;
+	/** Stops the server, keeping its data, as an outage or a restart of PostgreSQL would. */
+	stopServer(): void;
+	/** Starts it again on the same port with the same data. */
+	startServer(): void;
 	stop(): void;
 }
 
@@ -42,10 +44,9 @@ const run = (command: string, args: string[]): void => {
 
 /**
  * Starts a private server on 127.0.0.1 and a free port in a temporary directory, with a password-protected,
- * non-superuser role that owns its database (as the issue requires of production). `createDatabases` lets the
- * role create more databases (one per bot under test), still without superuser rights.
+ * non-superuser role that owns its database (as the issue requires of production; CREATEDB only so the bot suite can make a database per test state, the bot needs no more than its own database).
  */
-export async function startPostgres(options: { createDatabases?: boolean } = {}): Promise<PrivatePostgres> {
+export async function startPostgres(): Promise<PrivatePostgres> {
 	const dir = mkdtempSync(join(tmpdir(), 'drive-pg-'));
 	chmodSync(dir, 0o777);
 	const data = join(dir, 'data');
@@ -55,16 +56,19 @@ export async function startPostgres(options: { createDatabases?: boolean } = {})
 	if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'postgres', dir]);
 	run(join(BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync']);
 	const port = await freePort();
-	const start = (): void =>
+	const startServer = (): void =>
 		run(join(BIN, 'pg_ctl'), [
 			'-D', data, '-l', join(dir, 'log'), '-w', '-t', '60',
-			'-o', `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off`,
+			'-o', `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=300`,
 			'start',
 		]);
-	start();
-	const stop = (): void => {
+	const stopServer = (): void => {
 		const [file, argv] = asServerUser(join(BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
 		spawnSync(file, argv, { stdio: 'pipe', timeout: 60_000 });
+	};
+	startServer();
+	const stop = (): void => {
+		stopServer();
 		rmSync(dir, { recursive: true, force: true });
 	};
 	const user = 'drive_bot';
@@ -74,7 +78,7 @@ export async function startPostgres(options: { createDatabases?: boolean } = {})
 		const { Client } = await import('pg');
 		const admin = new Client({ host: '127.0.0.1', port, user: 'postgres', password: superPassword, database: 'postgres' });
 		await admin.connect();
-		await admin.query(`CREATE ROLE ${user} LOGIN ${options.createDatabases ? 'CREATEDB ' : ''}PASSWORD '${password.replace(/'/g, "''")}'`);
+		await admin.query(`CREATE ROLE ${user} LOGIN CREATEDB PASSWORD '${password.replace(/'/g, "''")}'`);
 		await admin.query(`CREATE DATABASE ${database} OWNER ${user}`);
 		await admin.end();
 	} catch (error) {
@@ -87,8 +91,8 @@ export async function startPostgres(options: { createDatabases?: boolean } = {})
 		password,
 		database,
 		url: () => `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
-		halt: () => run(join(BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']),
-		resume: start,
+		stopServer,
+		startServer,
 		stop,
 	};
 }
@@ -118,4 +122,11 @@ export function usePrivatePostgres(): { server(): PrivatePostgres; connect(): Pr
 			return client;
 		},
 	};
+}
+
+/** The bot's schema on the server at `url`, as a replica makes it at start (bot/state/schema.ts). */
+export async function migratePostgres(url: string): Promise<void> {
+	const settings = databaseSettings({ DRIVE_BOT_DATABASE_URL: url });
+	if (!settings) throw new Error(`not a database URL: ${url}`);
+	await (await PostgresDatabase.open(settings)).close();
 }

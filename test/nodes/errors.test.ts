@@ -200,11 +200,53 @@ test("the workflow's timeout bounds each call: a platform that hangs fails the n
 		const started = Date.now();
 		const result = await f.engine.run(workflow, { input: [{ json: { assetId: drive.id } }] });
 		const error = result.nodeError('Drive Monitoring') as (Error & { description?: string; errorResponse?: Record<string, unknown> }) | undefined;
-		expect(error?.message).toBe('The Drive Monitoring platform did not answer in time: the call ran past its total deadline');
-		expect(error?.errorResponse).toMatchObject({ reason: 'DEADLINE' });
-		expect(error?.description).toMatch(/^The platform answered too slowly/);
-		// Ended by the 1 s deadline, well before the 5 s the platform would have taken.
+		// Which request, after how long, and the setting that gives it more time.
+		expect(error?.message).toBe('Get asset detail did not finish within 0.9 s: the Drive Monitoring platform did not answer in time');
+		expect(error?.errorResponse).toMatchObject({ reason: 'DEADLINE', deadlineMs: 900 });
+		expect(error?.description).toBe(
+			'Try again in a few minutes; if the platform is often this slow, allow more time: raise Timeout Workflow in the workflow settings (now 1 s, of which a call of this node gets 90%).',
+		);
+		// Ended by the deadline (90% of the workflow's 1 s), well before the 5 s the platform would have taken.
 		expect(Date.now() - started).toBeLessThan(4_500);
+	} finally {
+		f.sim.faults.clear();
+	}
+});
+
+test("a long event range whose requests each answer in time but not all within the workflow's timeout: the read ends with how far it came", async () => {
+	// 52 seven-day pieces, two at a time, 600 ms each: the whole would take about 16 s.
+	f.sim.faults.set({ paths: [/\/assetdata\/\d+\/event$/], latencyMs: 600 });
+	try {
+		const workflow = f.engine.readWorkflow('single-operation.json');
+		workflow.settings = { ...workflow.settings, executionTimeout: 2 };
+		const premium = f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium', 'Premium drive');
+		const now = f.sim.clock.now();
+		const started = Date.now();
+		const result = await f.engine.run(workflow, {
+			input: [{ json: {} }],
+			parameters: {
+				'Drive Monitoring': {
+					resource: 'event',
+					operation: 'getMany',
+					asset: rl(premium.id),
+					startTime: new Date(now - 360 * 86_400_000).toISOString(),
+					endTime: new Date(now).toISOString(),
+					returnAll: true,
+					filters: {},
+					options: { parallelRequests: 2 },
+				},
+			},
+		});
+		const error = result.nodeError('Drive Monitoring') as (Error & { description?: string; errorResponse?: Record<string, unknown> }) | undefined;
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toMatch(new RegExp(`^Reading the events of asset ${premium.id} from \\S+Z to \\S+Z did not finish within 1.8 s$`));
+		expect(error?.description).toMatch(
+			/^\d+ of 52 parts were read; the platform had not yet answered for \S+Z to \S+Z\. Ask for a shorter time range(?: \([\d.]+ days were read in 1\.8 s\))?, or allow more time: raise Timeout Workflow in the workflow settings \(now 2 s, of which a call of this node gets 90%\)\.$/,
+		);
+		expect(error?.errorResponse).toMatchObject({ reason: 'DEADLINE', deadlineMs: 1800, range: { total: 52 } });
+		expect(`${error?.message} ${error?.description}`).not.toMatch(/\bE\d{1,2}\b/);
+		// Ended by the deadline of the whole read (90% of the workflow's 2 s), well before the 16 s the pieces would take.
+		expect(Date.now() - started).toBeLessThan(6_000);
 	} finally {
 		f.sim.faults.clear();
 	}

@@ -6,6 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import {
 	AuthError,
+	DeadlineError,
 	DownloadError,
 	DriveMonitoringApiError,
 	DriveMonitoringError,
@@ -76,6 +77,10 @@ function platformError(
 	if (error instanceof AuthError) {
 		return new NodeApiError(node, details!, { message: error.message, description: error.hint, httpCode: String(error.httpStatus), itemIndex });
 	}
+	if (error instanceof DeadlineError && error.range) {
+		// Which read and how long in the message; how far it came, then what to do, below it.
+		return new NodeApiError(node, details!, { message: error.summary, description: `${capitalized(error.detail)}. ${error.hint}`, itemIndex });
+	}
 	if (error instanceof TransportError) {
 		return new NodeApiError(node, details!, { message: error.summary, description: error.hint, itemIndex });
 	}
@@ -91,7 +96,7 @@ function platformError(
 		return new NodeApiError(node, details!, {
 			message: 'The Drive Monitoring platform sent an unexpected answer',
 			// The answer's own text (an HTML page, a body excerpt) stays in the details.
-			description: `${error.problem.charAt(0).toUpperCase()}${error.problem.slice(1)} (HTTP ${error.httpStatus}). ${error.hint}`,
+			description: `${capitalized(error.problem)} (HTTP ${error.httpStatus}). ${error.hint}`,
 			httpCode: String(error.httpStatus),
 			itemIndex,
 		});
@@ -106,6 +111,10 @@ function platformError(
 	}
 	if (error instanceof DriveMonitoringError) return new NodeOperationError(node, error.message, { itemIndex, description: error.hint || undefined });
 	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+}
+
+function capitalized(text: string): string {
+	return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 /** The refused value; its length only where the rule counts characters. */

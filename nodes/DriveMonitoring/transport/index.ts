@@ -1,5 +1,5 @@
 import type { ICredentialsDecrypted, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
-import { createClient, DEFAULT_DEADLINE_MS, type DriveMonitoringClient } from '../../../shared';
+import { createClient, DEFAULT_DEADLINE_MS, formatDuration, type DriveMonitoringClient } from '../../../shared';
 import { apiCredentialsOf } from './credentials';
 import { n8nTransport } from './n8nTransport';
 
@@ -27,14 +27,30 @@ export async function createNodeClient(this: IExecuteFunctions | ILoadOptionsFun
 	// Temporary download links must not carry the bearer token: they go through n8n's plain helper.
 	const transport = n8nTransport(async (options) => await this.helpers.httpRequest(options));
 	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
-	return createClient({ ...credentials, authenticatedTransport, transport, signal, deadlineMs: callDeadlineMs(this), concurrency: options.concurrency });
+	const { deadlineMs, deadlineSetting } = callDeadline(this);
+	return createClient({ ...credentials, authenticatedTransport, transport, signal, deadlineMs, deadlineSetting, concurrency: options.concurrency });
 }
 
 /**
- * The workflow's own timeout (Workflow Settings > Timeout Workflow, in seconds) bounds each call
- * too: no call outlives the workflow. Without it, the core's default deadline applies.
+ * Each call's deadline (a ranged read of many requests is one call). With the workflow's own
+ * timeout on (Workflow Settings > Timeout Workflow, in seconds), 90% of it: n8n cancels the
+ * execution at that timeout, so the call ends first, with its own error saying what ran out and
+ * where to allow more; a long read can be given more time there, also above the 90 s default.
+ * Without it, the core's 90 s.
  */
-function callDeadlineMs(context: IExecuteFunctions | ILoadOptionsFunctions): number {
+function callDeadline(context: IExecuteFunctions | ILoadOptionsFunctions): { deadlineMs: number; deadlineSetting: string } {
 	const seconds = Number(context.getWorkflowSettings?.()?.executionTimeout);
-	return Number.isFinite(seconds) && seconds > 0 ? Math.min(DEFAULT_DEADLINE_MS, seconds * 1000) : DEFAULT_DEADLINE_MS;
+	if (Number.isFinite(seconds) && seconds > 0) {
+		return {
+			deadlineMs: seconds * 1000 * WORKFLOW_SHARE,
+			deadlineSetting: `raise Timeout Workflow in the workflow settings (now ${formatDuration(seconds * 1000)}, of which a call of this node gets 90%)`,
+		};
+	}
+	return {
+		deadlineMs: DEFAULT_DEADLINE_MS,
+		deadlineSetting: `turn on Timeout Workflow in the workflow settings with more than ${formatDuration(DEFAULT_DEADLINE_MS / WORKFLOW_SHARE)} (without it, each call of this node, a long time range included, has ${formatDuration(DEFAULT_DEADLINE_MS)})`,
+	};
 }
+
+/** The share of the workflow's timeout a call gets, so that it ends before n8n cancels the execution. */
+const WORKFLOW_SHARE = 0.9;

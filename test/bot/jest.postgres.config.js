@@ -1,0 +1,15 @@
+// The bot suite again, on the shared store: every bot test through a private PostgreSQL 15 (Debian's package)
+// that postgres-global.ts starts on 127.0.0.1 for the run and stops after it. Tests of one store's own
+// mechanics (SQLite file upgrades, the PostgreSQL store and lease tests) run once, in the main run.
+const base = require('../../jest.config.js');
+
+/** @type {import('jest').Config} */
+module.exports = {
+  ...base,
+  rootDir: '../..',
+  displayName: 'bot on PostgreSQL',
+  testMatch: ['<rootDir>/test/bot/**/*.test.ts', '<rootDir>/test/brokers/bot.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', 'sqlite-store', 'postgres-store', 'migrate', 'lease', 'slack-once', 'database-url'],
+  globalSetup: '<rootDir>/test/bot/postgres-global.ts',
+  globalTeardown: '<rootDir>/test/bot/postgres-global-teardown.ts',
+};
