@@ -32,10 +32,11 @@ afterAll(async () => {
 });
 
 describe('placeholders', () => {
-  it('numbers each ? outside quoted text', () => {
+  it('numbers each ? outside quoted text and comments', () => {
     expect(numberPlaceholders("SELECT a FROM t WHERE b = ? AND c = '?' AND \"d?\" = ? LIMIT ?")).toBe(
       "SELECT a FROM t WHERE b = $1 AND c = '?' AND \"d?\" = $2 LIMIT $3",
     );
+    expect(numberPlaceholders("SELECT ?, 'it''s ?' -- why?\n, ? /* a ? here */ , ?")).toBe("SELECT $1, 'it''s ?' -- why?\n, $2 /* a ? here */ , $3");
   });
 });
 
