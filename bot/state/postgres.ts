@@ -44,24 +44,29 @@ export class DatabaseError extends Error {
 
 const numberedCache = new Map<string, string>();
 
+/** Where a quoted string, quoted identifier or comment that opens with these characters closes. */
+const CLOSERS: ReadonlyArray<[open: string, close: string]> = [["'", "'"], ['"', '"'], ['--', '\n'], ['/*', '*/']];
+
 /**
- * `?` placeholders numbered as PostgreSQL wants them ($1, $2, …). A `?` inside a quoted string or identifier
- * is text, not a placeholder.
+ * `?` placeholders numbered as PostgreSQL wants them ($1, $2, …). A `?` inside a quoted string or identifier,
+ * or in a comment, is text, not a placeholder (a doubled quote inside quotes closes and reopens them: same result).
  */
 export function numberPlaceholders(sql: string): string {
   const cached = numberedCache.get(sql);
   if (cached !== undefined) return cached;
   let out = '';
   let n = 0;
-  let quote: string | undefined;
-  for (const ch of sql) {
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      out += ch;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-      out += ch;
-    } else out += ch === '?' ? `$${++n}` : ch;
+  for (let i = 0; i < sql.length; ) {
+    const opened = CLOSERS.find(([open]) => sql.startsWith(open, i));
+    if (opened) {
+      const end = sql.indexOf(opened[1], i + opened[0].length);
+      const stop = end === -1 ? sql.length : end + opened[1].length;
+      out += sql.slice(i, stop);
+      i = stop;
+    } else {
+      out += sql[i] === '?' ? `$${++n}` : sql[i];
+      i++;
+    }
   }
   if (numberedCache.size < 2000) numberedCache.set(sql, out);
   return out;

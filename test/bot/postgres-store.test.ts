@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,10 +32,11 @@ afterAll(async () => {
 });
 
 describe('placeholders', () => {
-  it('numbers each ? outside quoted text', () => {
+  it('numbers each ? outside quoted text and comments', () => {
     expect(numberPlaceholders("SELECT a FROM t WHERE b = ? AND c = '?' AND \"d?\" = ? LIMIT ?")).toBe(
       "SELECT a FROM t WHERE b = $1 AND c = '?' AND \"d?\" = $2 LIMIT $3",
     );
+    expect(numberPlaceholders("SELECT ?, 'it''s ?' -- why?\n, ? /* a ? here */ , ?")).toBe("SELECT $1, 'it''s ?' -- why?\n, $2 /* a ? here */ , $3");
   });
 });
 
@@ -173,5 +174,47 @@ describe('faults of the database', () => {
     const names = (await db.all<{ name: string }>("SELECT name FROM watermarks WHERE name IN ('before', 'during', 'after') ORDER BY name")).map((r) => r.name);
     expect(names).toEqual(['after', 'before']);
     for (const warning of warnings) expect(warning).not.toContain(pg.server().password);
+  });
+
+  it('PostgreSQL stopped while statements run, in a transaction and outside one: each fails clearly, nothing crashes, the next calls reconnect', async () => {
+    const warnings: string[] = [];
+    const db = await PostgresDatabase.open(settingsOf(pg.server().url()), { warn: (m) => warnings.push(m) });
+    opened.push(db);
+    await db.run("INSERT INTO watermarks (name, value) VALUES ('in-flight', 'before') ON CONFLICT (name) DO NOTHING");
+    // Checked-out connections are the ones a lost server can crash a process through ('error' with no listener).
+    const outside = db.get('SELECT pg_sleep(30)').catch((error: unknown) => error);
+    const inside = db
+      .transaction(async (tx) => {
+        await tx.run("UPDATE watermarks SET value = 'during' WHERE name = 'in-flight'");
+        return tx.get('SELECT pg_sleep(30)');
+      })
+      .catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    pg.server().stopServer();
+    try {
+      for (const failed of [await outside, await inside]) {
+        expect(failed).toBeInstanceOf(DatabaseError);
+        expect((failed as Error).message).not.toContain(pg.server().password);
+      }
+    } finally {
+      pg.server().startServer();
+    }
+    expect(await db.get("SELECT value FROM watermarks WHERE name = 'in-flight'")).toEqual({ value: 'before' });
+    await expect(db.transaction((tx) => tx.run("UPDATE watermarks SET value = 'after' WHERE name = 'in-flight'"))).resolves.toEqual({ changes: 1 });
+    for (const warning of warnings) expect(warning).not.toContain(pg.server().password);
+  });
+
+  it('a DRIVE_BOT_DATABASE_URL that is not a PostgreSQL URL is refused without repeating it', () => {
+    const value = `mysql://drive_bot:${pg.server().password}@127.0.0.1/db`;
+    const refusal = (() => {
+      try {
+        databaseSettings({ DRIVE_BOT_DATABASE_URL: value });
+        return undefined;
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect(refusal?.message).toMatch(/not a PostgreSQL URL/);
+    expect(refusal?.message).not.toContain(pg.server().password);
   });
 });
