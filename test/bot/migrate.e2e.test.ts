@@ -45,7 +45,9 @@ describe('from the SQLite file to PostgreSQL', () => {
     f.bot = undefined;
 
     const url = pg.server().url();
-    const copied = migrate(['--from', state.file], { DRIVE_BOT_DATABASE_URL: url });
+    // As the high-availability guide shows it: the password in PGPASSWORD, not on the command line.
+    const { user, port, database, password } = pg.server();
+    const copied = migrate(['--from', state.file, '--to', `postgres://${user}@127.0.0.1:${port}/${database}`], { PGPASSWORD: password });
     expect(copied.stderr).toBe('');
     expect(copied.status).toBe(0);
     expect(copied.stdout).toMatch(/^Copied \d+ rows from .* to postgres:\/\/drive_bot:\*\*\*@127\.0\.0\.1:\d+\/drive_bot:/);
@@ -60,7 +62,7 @@ describe('from the SQLite file to PostgreSQL', () => {
     expect(copied.stdout + copied.stderr).not.toContain(pg.server().password);
 
     // A second copy into the same database would mix two histories: refused, nothing written.
-    const again = migrate(['--from', state.file, '--to', url]);
+    const again = migrate(['--from', state.file], { DRIVE_BOT_DATABASE_URL: url });
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/already holds bot state .*empty database/);
     expect(again.stdout + again.stderr).not.toContain(pg.server().password);

@@ -39,6 +39,11 @@ const CHECKED: Array<{ command: string; where: string; shows: string }> = [
 	{ command: 'bash .ci/run', where: '.github/workflows/ci.yml', shows: 'run: .ci/run' },
 	{ command: 'npx drive-monitoring-bot', where: 'test/products/install.e2e.ts', shows: "npx(botDir, ['drive-monitoring-bot']" },
 	{ command: 'node dist/bot/cli.js --create-push-user amqps://<broker>', where: 'test/bot/push-merge.e2e.test.ts', shows: '`--create-push-user` makes one per configured organization' },
+	{
+		command: 'PGPASSWORD=… drive-monitoring-bot migrate --from drive-bot.sqlite --to postgres://drive_bot@db.example.internal/drive_bot',
+		where: 'test/bot/migrate.e2e.test.ts',
+		shows: "{ PGPASSWORD: password }",
+	},
 ];
 
 /** Run by this file. */
