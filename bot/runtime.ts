@@ -1,4 +1,6 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import '../shared/runtime/node';
 import type { PushReceiver } from '../shared/push';
 import { enqueueCbmDigestIfDue } from './alerts/cbm-digest';
@@ -22,14 +24,16 @@ import { ConfigError } from './config/load';
 import { fleetNames, routeProblems } from './config/route-check';
 import type { BotConfig } from './config/schema';
 import { type BotLogger, errorText } from './log';
-import { lastSuccessfulPass, trackOutbox, trackSources } from './ops/metrics';
-import { Readiness, recentSuccess } from './ops/readiness';
+import { lastSuccessfulPass, leadershipMetrics, trackOutbox, trackSources } from './ops/metrics';
+import { databaseCheck, leadershipCheck, Readiness, recentSuccess } from './ops/readiness';
 import { AssetDirectory } from './platform/directory';
 import type { DrivePlatform } from './platform/types';
 import { OnCall } from './oncall';
 import { withPowerTrain } from './oncall/powertrain';
 import type { DatabaseSettings } from './state/database-url';
+import { type Leadership, type LeadershipTimings, startLeadership } from './state/leadership';
 import { describeStore, openDatabase } from './state/open';
+import { LATEST_VERSION } from './state/schema';
 import { StateStore } from './state/store';
 
 export interface BotOptions {
@@ -53,6 +57,18 @@ export interface BotOptions {
   budget?: RequestBudget;
   /** PostgreSQL shared by replicas (DRIVE_BOT_DATABASE_URL); without it the SQLite state file. */
   database?: DatabaseSettings;
+  /** Lease and take-over timings of the replicas on PostgreSQL (defaults in bot/state/leadership.ts). */
+  leadershipTimings?: Partial<LeadershipTimings>;
+}
+
+/** What the leading replica runs: the platform sources, the schedules and the outbox timer. */
+interface Duties {
+  poll?: PollSource;
+  push: PushReceiver[];
+  connectivityPoll?: ConnectivityPoll;
+  reportSchedule?: ReportScheduler;
+  sources(): SourceStatus[];
+  stop(): Promise<void>;
 }
 
 /** The bot minus its Slack front: state, fleet directory, alert pipeline and command handler. */
@@ -75,6 +91,8 @@ export interface Bot {
   /** Reports in Slack, when a message sink was given. */
   reports?: ReportService;
   reportSchedule?: ReportScheduler;
+  /** The replicas' leadership on PostgreSQL; undefined on SQLite (a single process always leads). */
+  leadership(): Leadership | undefined;
   /** What the App Home shows. */
   home: HomeService;
   /**
@@ -104,16 +122,22 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const sink = options.messages ? withKpiCharts(options.sink, options.messages, logger) : options.sink;
   const store = StateStore.over(await openDatabase(config, options.database, (message) => logger.warn(message)));
   const directory = new AssetDirectory(platform, { logger, concurrency: config.source.concurrency });
+  // What only the leading replica runs, and the leadership itself (issue 26; none on SQLite: it always leads).
+  let duties: Duties | undefined;
+  let leadership: Leadership | undefined;
+  let changing: Promise<void> = Promise.resolve();
+  let stopped = false;
   // The on-call layer enqueues through the dispatcher, which renders with it: a late binding.
   const kick = () => dispatcher.kick();
   const oncall = new OnCall(store, config, directory, kick, async () => fleetNames(await platform.organization.getNodes()).plants);
-  let sources: () => SourceStatus[] = () => [];
   const dispatcher = new Dispatcher(store, sink, {
     postsPerSecond: config.alerts.maxMessagesPerSecond,
     stormPerMinute: config.alerts.stormPerMinute,
     digestBacklog: config.alerts.digestBacklog,
     digestIntervalMs: options.digestIntervalMs,
     logger,
+    // Only the leader posts, and only while its lease is valid; on a standby the outbox waits for it.
+    maySend: () => !leadership || leadership.isLeader(),
     present: oncall.present,
     inhibit: oncall.inhibit,
     stillDue: oncall.stillDue,
@@ -131,7 +155,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         isSilenced: async (asset, at, tx) => (await oncall.silenceFor(asset, at, tx)) !== undefined,
         logger,
         now,
-        observationIntervalMs: config.source.kind === 'push' ? 3_600_000 : () => connectivityPoll?.pace().roundMs ?? config.connectivity.pollIntervalMinutes * 60_000,
+        observationIntervalMs: config.source.kind === 'push' ? 3_600_000 : () => duties?.connectivityPoll?.pace().roundMs ?? config.connectivity.pollIntervalMinutes * 60_000,
       })
     : undefined;
   const reports = options.messages
@@ -150,10 +174,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     now,
     trends,
     oncall,
-    sources: () => sources(),
+    sources: () => duties?.sources() ?? [],
   });
-  // Calls left in the outbox by the previous run go out first.
-  dispatcher.kick();
   // A lag warning goes to Slack once per episode, in the default channel (B50).
   const notifyLate = (text: string) => {
     store
@@ -161,76 +183,30 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       .then(kick)
       .catch((error: unknown) => logger.error(`bot: lag warning not queued for Slack (${errorText(error)})`));
   };
-  let poll: PollSource | undefined;
-  let connectivityPoll: ConnectivityPoll | undefined;
-  const push: PushReceiver[] = [];
-  let started = false;
+  // A start that fails leaves nothing running: no timer may touch the closed store.
+  const closeShared = async () => {
+    reports?.close();
+    connectivity?.close();
+    await dispatcher.stop();
+    await store.close();
+  };
   try {
+    if (config.source.kind === 'push' && !options.push?.length) {
+      throw new Error('source.kind is push but no data-subscription user is configured (DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC)');
+    }
     await directory.ensure();
     await checkRoutes(platform, config, logger, options.lenient === true);
-    if (config.source.kind === 'push') {
-      if (!options.push?.length) throw new Error('source.kind is push but no data-subscription user is configured (DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC)');
-      const extras: PushExtras = {
-        dataTypes: [...(connectivity ? (['AssetState'] as const) : []), ...(reports ? (['AssetReport'] as const) : [])],
-        handle: async (message) => {
-          if (message.dataType === 'AssetState' && connectivity) {
-            await connectivity.observe(message.record.assetId ?? (message.assetId as number), message.record.online, message.record.time ?? message.time);
-          } else if (message.dataType === 'AssetReport' && reports) {
-            await reports.onPushedReport(message.record);
-          }
-        },
-      };
-      const merge = new PushMerge({
-        thresholdSeconds: config.source.lagWarningSeconds,
-        late: (text) => {
-          logger.warn(`push: ${text}`);
-          notifyLate(text);
-        },
-        caughtUp: (seconds) => logger.info(`push: caught up, lag ${seconds} s`),
-      });
-      for (const settings of options.push) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled, extras, merge));
-      options.push.forEach((settings, i) => receiverTopics.set(push[i], settings.topic));
-      const connected = new Set<PushReceiver>(push);
-      for (const receiver of push) {
-        receiver.on('connected', () => connected.add(receiver));
-        receiver.on('disconnected', () => connected.delete(receiver));
-        receiver.on('end', () => connected.delete(receiver));
-      }
-      sources = () => [
-        { kind: 'push', lagSeconds: merge.lagSeconds(), lagThresholdSeconds: config.source.lagWarningSeconds, receivers: { connected: connected.size, configured: push.length }, merged: { handled: merge.handled, duplicates: merge.duplicates } },
-      ];
-    } else {
-      // Connectivity's E8 reads take their share of the budget first; fault polling plans on the rest (B70).
-      if (connectivity) connectivityPoll = startConnectivityPoll({ tracker: connectivity, platform, directory, config, logger, now, budget: options.budget });
-      const reads = connectivityPoll;
-      const polling = await startPollSource({
-        engine, platform, directory, store, config, logger, budget: options.budget, notify: notifyLate,
-        alongside: reads && (() => ({ perSecond: reads.pace().perSecond, text: reads.describe() })),
-      });
-      poll = polling;
-      sources = () => [polling.status()];
-    }
-    started = true;
-  } finally {
-    if (!started) {
-      connectivity?.close();
-      reports?.close();
-      await Promise.allSettled(push.map((r) => r.close()));
-      await dispatcher.stop();
-      await store.close();
-    }
+  } catch (error) {
+    await closeShared();
+    throw error;
   }
-  // Schedules start once the sources run, so a report made now can be followed.
-  const reportSchedule = reports && config.reports.length > 0 ? new ReportScheduler({ config, reports, store, logger, now }) : undefined;
-  // Reports left Creating by the previous run are looked up now.
-  if (reports) void reports.checkPending();
-  const readiness = sourceReadiness(config, push);
+  const readiness = new Readiness();
   // Late alerts make the bot not ready, as a broken source does (B46).
   readiness.register('lag', () => {
-    const { ready, reasons } = sourcesReadiness(sources());
+    const { ready, reasons } = sourcesReadiness(duties?.sources() ?? []);
     return { ok: ready, detail: ready ? 'alerts on time' : reasons.join('; ') };
   });
-  const untrackSources = trackSources(() => sourceGauges(sources(), options.budget?.status()));
+  const untrackSources = trackSources(() => sourceGauges(duties?.sources() ?? [], options.budget?.status()));
   // The gauge is read synchronously at scrape time: the depth is sampled every few seconds instead.
   let outboxDepth = 0;
   const sampleOutbox = () => void store.countPending().then((n) => (outboxDepth = n), () => undefined);
@@ -238,23 +214,171 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const outboxTimer = setInterval(sampleOutbox, 5_000);
   outboxTimer.unref();
   const untrackOutbox = trackOutbox(() => outboxDepth);
-  const digestTimer = setInterval(() => {
-    enqueueCbmDigestIfDue(store, config).then(
-      (enqueued) => enqueued && dispatcher.kick(),
-      (error: unknown) => logger.error(`cbm: daily digest not queued (${errorText(error)}); tried again in a minute`),
-    );
-  }, 60_000);
-  digestTimer.unref();
-  let oncallCheck: Promise<void> | undefined;
-  const oncallTimer = setInterval(() => {
-    // One check at a time: a slow database must not stack them up.
-    oncallCheck ??= oncall
-      .tick()
-      .catch((error: unknown) => logger.error(`oncall: check failed (${errorText(error)})`))
-      .finally(() => (oncallCheck = undefined));
-  }, config.oncall.checkIntervalSeconds * 1000);
-  oncallTimer.unref();
-  logger.info(`bot: alerts from ${config.source.kind === 'push' ? 'the push channel' : 'REST polling'}, ${directory.all().length} assets, state in ${describeStore(config, options.database)}`);
+
+  /**
+   * What only the leading replica does (issue 26): read the platform (poll or push), run the schedules and send
+   * the outbox. A single process on its SQLite file always leads.
+   */
+  const startDuties = async (): Promise<Duties> => {
+    let poll: PollSource | undefined;
+    let connectivityPoll: ConnectivityPoll | undefined;
+    const push: PushReceiver[] = [];
+    let sources: () => SourceStatus[] = () => [];
+    const checks: string[] = [];
+    const stopSources = async () => {
+      for (const name of checks) readiness.unregister(name);
+      await Promise.allSettled(push.map((r) => r.close()));
+      await poll?.close();
+      await connectivityPoll?.close();
+    };
+    try {
+      if (config.source.kind === 'push') {
+        const pushUsers = options.push ?? [];
+        const extras: PushExtras = {
+          dataTypes: [...(connectivity ? (['AssetState'] as const) : []), ...(reports ? (['AssetReport'] as const) : [])],
+          handle: async (message) => {
+            if (message.dataType === 'AssetState' && connectivity) {
+              await connectivity.observe(message.record.assetId ?? (message.assetId as number), message.record.online, message.record.time ?? message.time);
+            } else if (message.dataType === 'AssetReport' && reports) {
+              await reports.onPushedReport(message.record);
+            }
+          },
+        };
+        const merge = new PushMerge({
+          thresholdSeconds: config.source.lagWarningSeconds,
+          late: (text) => {
+            logger.warn(`push: ${text}`);
+            notifyLate(text);
+          },
+          caughtUp: (seconds) => logger.info(`push: caught up, lag ${seconds} s`),
+        });
+        for (const settings of pushUsers) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled, extras, merge));
+        pushUsers.forEach((settings, i) => receiverTopics.set(push[i], settings.topic));
+        const connected = new Set<PushReceiver>(push);
+        for (const receiver of push) {
+          receiver.on('connected', () => connected.add(receiver));
+          receiver.on('disconnected', () => connected.delete(receiver));
+          receiver.on('end', () => connected.delete(receiver));
+        }
+        sources = () => [
+          { kind: 'push', lagSeconds: merge.lagSeconds(), lagThresholdSeconds: config.source.lagWarningSeconds, receivers: { connected: connected.size, configured: push.length }, merged: { handled: merge.handled, duplicates: merge.duplicates } },
+        ];
+      } else {
+        // Connectivity's E8 reads take their share of the budget first; fault polling plans on the rest (B70).
+        if (connectivity) connectivityPoll = startConnectivityPoll({ tracker: connectivity, platform, directory, config, logger, now, budget: options.budget });
+        const reads = connectivityPoll;
+        const polling = await startPollSource({
+          engine, platform, directory, store, config, logger, budget: options.budget, notify: notifyLate,
+          alongside: reads && (() => ({ perSecond: reads.pace().perSecond, text: reads.describe() })),
+        });
+        poll = polling;
+        sources = () => [polling.status()];
+      }
+      checks.push(...registerSourceChecks(readiness, config, push));
+    } catch (error) {
+      await stopSources();
+      throw error;
+    }
+    // Schedules start once the sources run, so a report made now can be followed.
+    const reportSchedule = reports && config.reports.length > 0 ? new ReportScheduler({ config, reports, store, logger, now }) : undefined;
+    // Reports left Creating by the previous run (or leader) are looked up now.
+    if (reports) void reports.checkPendingLogged();
+    const digestTimer = setInterval(() => {
+      enqueueCbmDigestIfDue(store, config).then(
+        (enqueued) => enqueued && dispatcher.kick(),
+        (error: unknown) => logger.error(`cbm: daily digest not queued (${errorText(error)}); tried again in a minute`),
+      );
+    }, 60_000);
+    digestTimer.unref();
+    let oncallCheck: Promise<void> | undefined;
+    const oncallTimer = setInterval(() => {
+      // One check at a time: a slow database must not stack them up.
+      oncallCheck ??= oncall
+        .tick()
+        .catch((error: unknown) => logger.error(`oncall: check failed (${errorText(error)})`))
+        .finally(() => (oncallCheck = undefined));
+    }, config.oncall.checkIntervalSeconds * 1000);
+    oncallTimer.unref();
+    // Replicas that answer Slack queue calls in the shared outbox: the leader looks for them every second.
+    const outboxTimer = options.database ? setInterval(kick, 1_000) : undefined;
+    outboxTimer?.unref();
+    // Calls left in the outbox by the previous run (or leader) go out first.
+    dispatcher.kick();
+    return {
+      poll,
+      push,
+      connectivityPoll,
+      reportSchedule,
+      sources: () => sources(),
+      async stop() {
+        clearInterval(outboxTimer);
+        clearInterval(digestTimer);
+        await reportSchedule?.close();
+        clearInterval(oncallTimer);
+        await oncallCheck;
+        await stopSources();
+      },
+    };
+  };
+
+  if (options.database) {
+    const database = options.database;
+    const db = store.database;
+    // One change of role at a time: a step-down waits for the duties it stops to have started.
+    const change = (work: () => Promise<void>) => (changing = changing.then(work, work));
+    leadership = startLeadership({
+      connection: database.connection,
+      holder: `${hostname()}:${process.pid}`,
+      logger,
+      timings: options.leadershipTimings,
+      // Not awaited: the lease is renewed on the same chain, and connecting to the platform may take a while.
+      onLead: (epoch) =>
+        void change(async () => {
+          const lead = leadership as Leadership;
+          // Every change this replica makes from now on commits only while its epoch leads.
+          db.setFence((tx) => lead.fence(tx));
+          // A leader that cannot reach the platform tries again while it leads, as the single process does.
+          while (lead.isLeader() && !duties && !stopped) {
+            try {
+              duties = await startDuties();
+              logger.info(`bot: leading (epoch ${epoch}): alerts from ${config.source.kind === 'push' ? 'the push channel' : 'REST polling'}`);
+            } catch (error) {
+              logger.error(`bot: could not start as the leader (${errorText(error)}); trying again in 5 s`);
+              await sleep(5_000);
+            }
+          }
+        }),
+      onStepDown: (reason) =>
+        change(async () => {
+          logger.warn(`bot: no longer leading (${reason}); the platform connections are closed and nothing more is sent`);
+          const stopping = duties;
+          duties = undefined;
+          await stopping?.stop();
+          db.setFence(undefined);
+        }),
+    });
+    // A replica that leads from the start returns with its sources running, as the single process does.
+    // Bounded: a leader that cannot start its sources keeps trying in the background (logged), never blocks here.
+    await leadership.settled();
+    await Promise.race([changing, sleep(60_000, undefined, { ref: false })]);
+    readiness.register('database', databaseCheck(async () => Number((await db.get<{ v: number }>('SELECT MAX(version) AS v FROM schema_version'))?.v ?? 0), LATEST_VERSION));
+    readiness.register('leadership', leadershipCheck({ isLeader: () => leadership?.isLeader() ?? false, epoch: () => leadership?.epoch() }));
+  } else {
+    try {
+      duties = await startDuties();
+    } catch (error) {
+      untrackOutbox();
+      untrackSources();
+      clearInterval(outboxTimer);
+      await closeShared();
+      throw error;
+    }
+    leadershipMetrics.setLeader(true);
+  }
+  logger.info(
+    `bot: alerts from ${config.source.kind === 'push' ? 'the push channel' : 'REST polling'}, ${directory.all().length} assets, state in ${describeStore(config, options.database)}` +
+      (leadership ? '; the replica that leads reads the platform and posts' : ''),
+  );
   return {
     config,
     store,
@@ -263,12 +387,21 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     dispatcher,
     commands,
     oncall,
-    poll,
-    push,
+    get poll() {
+      return duties?.poll;
+    },
+    get push() {
+      return duties?.push ?? [];
+    },
     connectivity,
-    connectivityPoll,
+    get connectivityPoll() {
+      return duties?.connectivityPoll;
+    },
     reports,
-    reportSchedule,
+    get reportSchedule() {
+      return duties?.reportSchedule;
+    },
+    leadership: () => leadership,
     home: new HomeService({
       store,
       connectivity,
@@ -277,42 +410,37 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         (await oncall.mutes(now())).map((s) => ({ target: s.label, until: new Date(s.until).toISOString(), reason: s.reason, by: s.createdBy })),
     }),
     readiness,
-    sources: () => sources(),
+    sources: () => duties?.sources() ?? [],
     budget: options.budget,
     async stop() {
-      clearInterval(digestTimer);
       clearInterval(outboxTimer);
       untrackOutbox();
       untrackSources();
-      await reportSchedule?.close();
-      reports?.close();
-      clearInterval(oncallTimer);
-      await oncallCheck;
-      await Promise.allSettled(push.map((r) => r.close()));
-      await poll?.close();
-      await connectivityPoll?.close();
-      // After its sources: an observation arriving while they close must not outlive the store.
-      connectivity?.close();
+      stopped = true;
+      await leadership?.close();
+      await changing;
+      const stopping = duties;
+      duties = undefined;
+      await stopping?.stop();
       options.budget?.close();
-      await dispatcher.stop();
-      await store.close();
+      // After its sources: an observation arriving while they close must not outlive the store.
+      await closeShared();
     },
   };
 }
 
 /**
- * Readiness of the alert source. Polling: a complete pass within three intervals (and a minute of
+ * Readiness of the alert source, registered while this replica leads; returns the check names. Polling: a complete pass within three intervals (and a minute of
  * slack). Push: each receiver connected to its broker (it reconnects by itself; until then no
  * alert arrives).
  */
-function sourceReadiness(config: BotConfig, receivers: PushReceiver[]): Readiness {
-  const readiness = new Readiness();
+function registerSourceChecks(readiness: Readiness, config: BotConfig, receivers: PushReceiver[]): string[] {
   if (config.source.kind === 'poll') {
     const maxAgeMs = (3 * config.source.pollIntervalSeconds + 60) * 1000;
     readiness.register('source', recentSuccess(() => lastSuccessfulPass.get('poll'), maxAgeMs, 'REST polling'));
-    return readiness;
+    return ['source'];
   }
-  receivers.forEach((receiver, index) => {
+  return receivers.map((receiver, index) => {
     const name = pushSourceName({ topic: receiverTopics.get(receiver) ?? String(index) });
     let connected = true; // start() resolved: connected and subscribed
     let why = 'connected';
@@ -329,8 +457,8 @@ function sourceReadiness(config: BotConfig, receivers: PushReceiver[]): Readines
       why = end.error ? `stopped: ${end.error.message}` : 'closed';
     });
     readiness.register(`source:${name}`, () => ({ ok: connected, detail: `${name}: ${why}` }));
+    return `source:${name}`;
   });
-  return readiness;
 }
 
 /** The topic each push receiver was started for (receivers do not expose their settings). */

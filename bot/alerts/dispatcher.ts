@@ -18,6 +18,11 @@ export interface DispatcherOptions {
   /** During a storm, digests go out this often (or sooner when one is full). */
   digestIntervalMs?: number;
   logger: BotLogger;
+  /**
+   * Whether this process may call Slack now (issue 26: only the leading replica sends, and only while its lease
+   * is valid). When it says no, the calls stay in the outbox for the replica that leads. Default: always.
+   */
+  maySend?: () => boolean;
   /** An alert as messages show it now: on-call state (acknowledged, muted) and link buttons. */
   present?: (alert: AlertRecord) => Promise<AlertRecord>;
   /** The open message of a sibling (drive or motor of the same PowerTrain) this alert joins. */
@@ -65,7 +70,7 @@ export class Dispatcher {
 
   /** Starts a worker for every channel with pending calls that has none (in the background). */
   kick(): void {
-    if (this.abort.signal.aborted) return;
+    if (this.abort.signal.aborted || this.options.maySend?.() === false) return;
     this.startWorkers().catch((error: unknown) => this.options.logger.warn(`slack: cannot read the outbox (${errorText(error)}); retrying with the next change`));
   }
 
@@ -102,7 +107,8 @@ export class Dispatcher {
         const calls = await this.store.pending(channel, DIGEST_MAX_LINES);
         if (calls.length === 0 || this.abort.signal.aborted) break;
         await this.pause((this.nextPostAt.get(channel) ?? 0) - Date.now());
-        if (this.abort.signal.aborted) break;
+        // Checked right before the call: a leader that lost its lease while it waited must not post.
+        if (this.abort.signal.aborted || this.options.maySend?.() === false) break;
         try {
           await this.step(channel, calls);
         } catch (error) {

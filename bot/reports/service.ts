@@ -61,12 +61,17 @@ export class ReportService {
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly deps: ReportServiceDeps) {
-    this.timer = setInterval(() => void this.checkPending(), deps.pollOnly ? 15_000 : 60_000);
+    this.timer = setInterval(() => void this.checkPendingLogged(), deps.pollOnly ? 15_000 : 60_000);
     this.timer.unref();
   }
 
   close(): void {
     clearInterval(this.timer);
+  }
+
+  /** checkPending from a timer or at start: a database or platform that fails now is tried again at the next check. */
+  async checkPendingLogged(): Promise<void> {
+    await this.checkPending().catch((error: unknown) => this.deps.logger.warn(`reports: pending reports not checked (${errorText(error)}); tried again at the next check`));
   }
 
   private async save(job: ReportJob, status: 'creating' | 'done' | 'failed'): Promise<void> {

@@ -60,6 +60,8 @@ export interface LeadershipOptions {
 }
 
 export interface Leadership {
+	/** Resolves when the first attempt to lead has ended: this replica then leads, or another one does. */
+	settled(): Promise<void>;
 	/** Leads now, with a lease still valid by this process's own clock. */
 	isLeader(): boolean;
 	/** The epoch this replica leads with, or undefined. */
@@ -255,8 +257,11 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 	};
 	metrics.setLeader(false);
 	loop();
+	// The first attempt, scheduled by loop() just now: a replica knows at its end whether it leads.
+	const firstAttempt = busy;
 
 	return {
+		settled: () => firstAttempt,
 		isLeader: valid,
 		epoch: () => (valid() ? leading?.epoch : undefined),
 		assertLeading(): number {

@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { DatabaseSettings } from '../../bot/state/database-url';
+import type { LeadershipTimings } from '../../bot/state/leadership';
 import { databaseFor } from './store-under-test';
 import type { App } from '@slack/bolt';
 import type { Server } from 'node:http';
@@ -50,6 +51,8 @@ export interface BotUnderTest {
   lenient?: boolean;
   /** This PostgreSQL instead of the store the run is about. */
   database?: DatabaseSettings;
+  /** Replicas' lease timings (shorter in tests than in production). */
+  leadershipTimings?: Partial<LeadershipTimings>;
 }
 
 /** The whole bot as `npm start` assembles it with Slack tokens, its Web API at the local server. */
@@ -71,6 +74,7 @@ export async function startTestBot(options: BotUnderTest): Promise<Bot> {
     messages: new SlackMessageSink(createMessageClient(options.botToken, options.slackApiUrl)),
     lenient: options.lenient,
     database: options.database ?? (await databaseFor(options.stateFile)),
+    leadershipTimings: options.leadershipTimings,
   });
 }
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Started by child.js: one replica's leadership. Every 100 ms it "acts" as a leader would before a Slack call:
 // assertLeading(), then a transaction of the bot's PostgreSQL store (fenced by setFence) that records the act with its epoch and the database's time.
 import { databaseSettings } from '../../../bot/state/database-url';
