@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The agent examples (examples/ai/) and the MCP Server Trigger in a real n8n 2.41 with the pack
 // installed: "Triage a fault" run by `n8n execute`; then `n8n start` with "Ask about your fleet"
 // published and asked through its Chat Trigger (streaming), and our tools exposed by the MCP Server

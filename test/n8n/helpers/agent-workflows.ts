@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The n8n AI Agent workflows of the real-n8n agent tests: our read operations as tools of n8n's AI
 // Agent (or of the MCP Server Trigger), the OpenAI Chat Model pointing at the scripted model.
 import type { WorkflowJson, WorkflowNode } from '../harness';
