@@ -1,21 +1,15 @@
 // The node as n8n's AI tool (the `…Tool` type n8n generates from usableAsTool), run in n8n's engine
 // against the simulator: read answers are compact and bounded, and the full data stays one option away.
-import type { IDataObject, INodeType, INodeParameters } from 'n8n-workflow';
-import { NODE_TYPE, startFixture, type Fixture } from './fixture';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { addToolType, NODE_TYPE, startFixture, TOOL_TYPE, type Fixture } from './fixture';
 import type { WorkflowJson } from '../helpers/n8n/engine';
 
 const DAY = 24 * 60 * 60 * 1000;
-const TOOL_TYPE = `${NODE_TYPE}Tool`;
 
 let f: Fixture;
 beforeAll(async () => {
 	f = await startFixture();
-	// What n8n does for usableAsTool: the same node under the name + 'Tool'.
-	const node = f.engine.pack.nodes.get(NODE_TYPE) as INodeType;
-	const tool: INodeType = Object.assign(Object.create(Object.getPrototypeOf(node) as object) as INodeType, node, {
-		description: { ...node.description, name: `${node.description.name}Tool` },
-	});
-	f.engine.pack.nodes.set(TOOL_TYPE, tool);
+	addToolType(f.engine);
 });
 afterAll(async () => await f.close());
 

@@ -28,7 +28,7 @@ describe('bad parameters are refused before any request is sent', () => {
 	// Values arrive through expressions (from the input item), as in real workflows: the node
 	// itself must refuse them. Fixed invalid values are already refused by the engine's checks.
 	const cases: Array<[string, INodeParameters, unknown, RegExp]> = [
-		['an asset ID that is not a number', { resource: 'asset', operation: 'get', asset: rl('={{ $json.value }}'), simplify: true }, 'pump-3', /Asset: "pump-3" is not a valid ID/],
+		['an empty asset (names are resolved: see names.test.ts)', { resource: 'asset', operation: 'get', asset: rl('={{ $json.value }}'), simplify: true }, '  ', /Asset: " {2}" is not a valid ID/],
 		['an asset group name over 20 characters', { resource: 'assetGroup', operation: 'create', organization: rl(13), name: '={{ $json.value }}' }, 'A very long asset group name', /name.*20 characters/i],
 		['an empty new name', { resource: 'asset', operation: 'rename', asset: rl(100029), newName: '={{ $json.value }}' }, '  ', /New Name is empty/],
 		['a start time that is not a date', { resource: 'event', operation: 'getMany', asset: rl(100029), startTime: '={{ $json.value }}', endTime: '2026-01-01T00:00:00Z', returnAll: true, filters: {}, options: {} }, 'yesterday', /Start Time: "yesterday" is not a date/],
@@ -49,8 +49,8 @@ describe('bad parameters are refused before any request is sent', () => {
 
 	test('a fixed invalid ID is refused by the engine before the workflow starts', async () => {
 		const before = f.sim.requests.count;
-		await expect(runOne({ resource: 'asset', operation: 'get', asset: rl('pump-3'), simplify: true })).rejects.toThrow(
-			/Not a valid Asset ID/,
+		await expect(runOne({ resource: 'report', operation: 'download', asset: rl(100029), report: rl('report-3') })).rejects.toThrow(
+			/Not a valid Report ID/,
 		);
 		expect(f.sim.requests.count).toBe(before);
 	});
@@ -109,7 +109,7 @@ test('Continue On Fail: failed items carry their error, the others their result,
 	const items = result.output('Drive Monitoring')!;
 	expect(items.map((i) => (i.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 3]);
 	expect(items[0].json).toMatchObject({ id: drive.id });
-	expect(items[1].json.error).toMatch(/is not a valid ID/);
+	expect(items[1].json.error).toMatch(/^Asset "not-an-id" matches no asset/);
 	expect(items[2].json).toEqual({
 		error: 'The asset does not exist',
 		details: { code: 102201, httpCode: '400', description: 'Check the asset ID, or pick the asset from the list of assets: it may have been deleted.' },

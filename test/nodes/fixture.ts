@@ -1,11 +1,21 @@
 // One simulator and one n8n engine per test file, with the credentials a user would create and
 // the assets the tests act on, picked from the seeded fleet by kind.
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INodeType } from 'n8n-workflow';
 import { startSimulator, type AssetSummary, type Simulator, type SimulatorOptions } from '../../simulator';
 import { createClient, type DriveMonitoringClient } from '../../shared';
 import { N8nTestEngine } from '../helpers/n8n/engine';
 
 export const NODE_TYPE = 'n8n-nodes-drive-monitoring.driveMonitoring';
+export const TOOL_TYPE = `${NODE_TYPE}Tool`;
+
+/** What n8n does for usableAsTool: the same node under the name + 'Tool', which the node can tell it runs as. */
+export function addToolType(engine: N8nTestEngine): void {
+	const node = engine.pack.nodes.get(NODE_TYPE) as INodeType;
+	const tool: INodeType = Object.assign(Object.create(Object.getPrototypeOf(node) as object) as INodeType, node, {
+		description: { ...node.description, name: `${node.description.name}Tool` },
+	});
+	engine.pack.nodes.set(TOOL_TYPE, tool);
+}
 
 export interface Fixture {
 	sim: Simulator;

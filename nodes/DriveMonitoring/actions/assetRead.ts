@@ -1,6 +1,6 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 import type { DriveMonitoringClient } from '../transport';
-import { getIdParameter, locator } from './common';
+import { resolveIdParameter, locator } from './common';
 import { toItems } from './output';
 import type { Operation } from './types';
 
@@ -14,7 +14,7 @@ export function assetRead(
 		readOnly: true,
 		properties: [locator('asset')],
 		async execute(client, itemIndex) {
-			return toItems(await fetch(client, getIdParameter.call(this, 'asset', itemIndex)));
+			return toItems(await fetch(client, await resolveIdParameter.call(this, client, 'asset', itemIndex)));
 		},
 	};
 }

@@ -4,6 +4,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { DateTime } from 'luxon';
+import { resolveTarget, type TargetKind } from '../../../shared/resolve/directory';
+import type { DriveMonitoringClient } from '../transport';
 
 type LocatorKind = 'organization' | 'assetGroup' | 'plant' | 'asset' | 'report' | 'subscriber';
 
@@ -14,16 +16,16 @@ const LOCATORS: Record<
 	organization: {
 		displayName: 'Organization',
 		searchListMethod: 'searchOrganizations',
-		placeholder: 'e.g. 1001',
+		placeholder: 'e.g. 1001 or Mill A',
 		idPattern: '^[0-9]+$',
-		description: 'The organization (for asset lists and asset groups: an end-user organization)',
+		description: 'The organization (for asset lists and asset groups: an end-user organization): its ID, or its name or part of it',
 	},
 	assetGroup: {
 		displayName: 'Asset Group',
 		searchListMethod: 'searchAssetGroups',
-		placeholder: 'e.g. 2001',
+		placeholder: 'e.g. 2001 or Pumps',
 		idPattern: '^[0-9]+$',
-		description: 'The asset group, listed as "Organization / Group"',
+		description: 'The asset group, listed as "Organization / Group": its ID, or its name or part of it',
 	},
 	plant: {
 		displayName: 'Plant',
@@ -35,9 +37,9 @@ const LOCATORS: Record<
 	asset: {
 		displayName: 'Asset',
 		searchListMethod: 'searchAssets',
-		placeholder: 'e.g. 40001',
+		placeholder: 'e.g. 40001 or Pump 3',
 		idPattern: '^[0-9]+$',
-		description: 'The drive or motor; search by name or serial number',
+		description: 'The drive or motor: its ID, or its name, serial number or part of either',
 	},
 	report: {
 		displayName: 'Report',
@@ -58,6 +60,7 @@ const LOCATORS: Record<
 /** A resource locator: pick from a searchable list, or type an ID. */
 export function locator(kind: LocatorKind, overrides: Partial<INodeProperties> = {}): INodeProperties {
 	const spec = LOCATORS[kind];
+	const byName = isNamed(kind);
 	return {
 		displayName: spec.displayName,
 		name: kind,
@@ -73,16 +76,22 @@ export function locator(kind: LocatorKind, overrides: Partial<INodeProperties> =
 				typeOptions: { searchListMethod: spec.searchListMethod, searchable: true },
 			},
 			{
-				displayName: 'By ID',
+				// Named kinds take a name in the ID mode too: a model's $fromAI() fills this mode, and
+				// existing workflows keep their mode name.
+				displayName: byName ? 'By ID or Name' : 'By ID',
 				name: 'id',
 				type: 'string',
 				placeholder: spec.placeholder,
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: spec.idPattern, errorMessage: `Not a valid ${spec.displayName} ID` },
-					},
-				],
+				...(byName
+					? {}
+					: {
+							validation: [
+								{
+									type: 'regex',
+									properties: { regex: spec.idPattern, errorMessage: `Not a valid ${spec.displayName} ID` },
+								},
+							],
+						}),
 			},
 		],
 		...overrides,
@@ -101,6 +110,32 @@ export function getIdParameter(this: IExecuteFunctions, name: LocatorKind, itemI
 		);
 	}
 	return Number(text);
+}
+
+function isNamed(kind: LocatorKind): kind is TargetKind {
+	return kind === 'asset' || kind === 'assetGroup' || kind === 'organization';
+}
+
+/**
+ * The ID behind an asset, asset group or organization locator: an ID is used as is (no request);
+ * a name, serial number or part of one is resolved once per execution, and anything that is not
+ * exactly one target is refused before the operation's own request, with the candidates listed.
+ */
+export async function resolveIdParameter(
+	this: IExecuteFunctions,
+	client: DriveMonitoringClient,
+	name: TargetKind,
+	itemIndex: number,
+): Promise<number> {
+	const value = this.getNodeParameter(name, itemIndex, undefined, { extractValue: true }) as unknown;
+	const text = typeof value === 'number' ? String(value) : String(value ?? '').trim();
+	if (text === '') return getIdParameter.call(this, name, itemIndex);
+	const resolved = await resolveTarget(client, name, text);
+	if ('id' in resolved) return resolved.id;
+	throw new NodeOperationError(this.getNode(), resolved.refusal, {
+		itemIndex,
+		description: `Pick the ${LOCATORS[name].displayName} from the list, or enter its ID or a name that matches only it.`,
+	});
 }
 
 /** A string ID behind a resource locator (report IDs are numbers, data-subscription users UUIDs). */

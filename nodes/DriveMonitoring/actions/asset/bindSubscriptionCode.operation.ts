@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { getIdParameter, getTextParameter, locator } from '../common';
+import { resolveIdParameter, getTextParameter, locator } from '../common';
 import { doneItem } from '../output';
 
 export const bindSubscriptionCode: Operation = {
@@ -21,7 +21,7 @@ export const bindSubscriptionCode: Operation = {
 		},
 	],
 	async execute(client, itemIndex) {
-		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+		const assetId = await resolveIdParameter.call(this, client, 'asset', itemIndex);
 		const subscriptionCode = getTextParameter.call(this, 'subscriptionCode', 'Subscription Code', itemIndex);
 		await client.subscription.bind({ assetId, subscriptionCode });
 		return doneItem({ assetId, subscriptionCode });

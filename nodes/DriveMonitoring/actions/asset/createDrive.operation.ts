@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../types';
-import { getIdParameter, getTextParameter, locator } from '../common';
+import { getIdParameter, resolveIdParameter, getTextParameter, locator } from '../common';
 import { toItems } from '../output';
 
 const neta21 = { show: { gatewayType: ['NETA21'] } };
@@ -95,7 +95,7 @@ export const createDrive: Operation = {
 		const created = await client.assets.createDrive({
 			name: getTextParameter.call(this, 'name', 'Name', itemIndex),
 			serialNumber: getTextParameter.call(this, 'serialNumber', 'Serial Number', itemIndex),
-			assetGroupId: getIdParameter.call(this, 'assetGroup', itemIndex),
+			assetGroupId: await resolveIdParameter.call(this, client, 'assetGroup', itemIndex),
 			plantId: getIdParameter.call(this, 'plant', itemIndex),
 			gatewayType,
 			assetReference,

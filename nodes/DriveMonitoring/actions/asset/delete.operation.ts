@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { getIdParameter, locator } from '../common';
+import { resolveIdParameter, locator } from '../common';
 import { doneItem } from '../output';
 
 export const deleteAsset: Operation = {
@@ -11,7 +11,7 @@ export const deleteAsset: Operation = {
 	},
 	properties: [locator('asset')],
 	async execute(client, itemIndex) {
-		const id = getIdParameter.call(this, 'asset', itemIndex);
+		const id = await resolveIdParameter.call(this, client, 'asset', itemIndex);
 		await client.assets.delete({ id });
 		return doneItem({ assetId: id, deleted: true });
 	},

@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { getIdParameter, locator, simplifyOption } from '../common';
+import { resolveIdParameter, locator, simplifyOption } from '../common';
 import { toItems } from '../output';
 import { simplifyAssetDetail } from './simplify';
 
@@ -13,7 +13,7 @@ export const get: Operation = {
 	readOnly: true,
 	properties: [locator('asset'), simplifyOption],
 	async execute(client, itemIndex) {
-		const id = getIdParameter.call(this, 'asset', itemIndex);
+		const id = await resolveIdParameter.call(this, client, 'asset', itemIndex);
 		const detail = await client.assets.get({ id });
 		return toItems(this.getNodeParameter('simplify', itemIndex) ? simplifyAssetDetail(detail) : detail);
 	},

@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { getIdParameter, locator } from '../common';
+import { resolveIdParameter, locator } from '../common';
 import { assetListItems, assetListProperties } from './assetList';
 
 export const getManyInGroup: Operation = {
@@ -12,8 +12,8 @@ export const getManyInGroup: Operation = {
 	readOnly: true,
 	properties: [locator('organization', { description: 'The end-user organization of the group' }), locator('assetGroup'), ...assetListProperties],
 	async execute(client, itemIndex) {
-		const orgId = getIdParameter.call(this, 'organization', itemIndex);
-		const assetGroupId = getIdParameter.call(this, 'assetGroup', itemIndex);
+		const orgId = await resolveIdParameter.call(this, client, 'organization', itemIndex);
+		const assetGroupId = await resolveIdParameter.call(this, client, 'assetGroup', itemIndex);
 		return assetListItems.call(this, await client.organization.listGroupAssets({ orgId, assetGroupId }), itemIndex);
 	},
 };

@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { getIdParameter, locator } from '../common';
+import { resolveIdParameter, locator } from '../common';
 import { assetListItems, assetListProperties } from './assetList';
 
 export const getManyInOrganization: Operation = {
@@ -12,7 +12,7 @@ export const getManyInOrganization: Operation = {
 	readOnly: true,
 	properties: [locator('organization', { description: 'The end-user organization' }), ...assetListProperties],
 	async execute(client, itemIndex) {
-		const orgId = getIdParameter.call(this, 'organization', itemIndex);
+		const orgId = await resolveIdParameter.call(this, client, 'organization', itemIndex);
 		return assetListItems.call(this, await client.organization.listAssets({ orgId }), itemIndex);
 	},
 };

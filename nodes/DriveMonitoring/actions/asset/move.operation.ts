@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { getIdParameter, locator } from '../common';
+import { resolveIdParameter, locator } from '../common';
 import { doneItem } from '../output';
 
 export const move: Operation = {
@@ -11,8 +11,8 @@ export const move: Operation = {
 	},
 	properties: [locator('asset'), locator('assetGroup', { displayName: 'Target Asset Group', description: 'The group the asset moves to' })],
 	async execute(client, itemIndex) {
-		const assetId = getIdParameter.call(this, 'asset', itemIndex);
-		const assetGroupId = getIdParameter.call(this, 'assetGroup', itemIndex);
+		const assetId = await resolveIdParameter.call(this, client, 'asset', itemIndex);
+		const assetGroupId = await resolveIdParameter.call(this, client, 'assetGroup', itemIndex);
 		await client.assets.move({ assetId, assetGroupId });
 		return doneItem({ assetId, assetGroupId });
 	},

@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { getIdParameter, getTextParameter, locator } from '../common';
+import { resolveIdParameter, getTextParameter, locator } from '../common';
 import { doneItem } from '../output';
 
 export const rename: Operation = {
@@ -22,7 +22,7 @@ export const rename: Operation = {
 	],
 	fieldLabels: { name: 'New Name' },
 	async execute(client, itemIndex) {
-		const id = getIdParameter.call(this, 'asset', itemIndex);
+		const id = await resolveIdParameter.call(this, client, 'asset', itemIndex);
 		const name = getTextParameter.call(this, 'newName', 'New Name', itemIndex);
 		await client.assets.rename({ id, name });
 		return doneItem({ assetId: id, name });

@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { getIdParameter, getTextParameter, locator } from '../common';
+import { resolveIdParameter, getTextParameter, locator } from '../common';
 import { toItems } from '../output';
 
 export const create: Operation = {
@@ -21,7 +21,7 @@ export const create: Operation = {
 		},
 	],
 	async execute(client, itemIndex) {
-		const orgId = getIdParameter.call(this, 'organization', itemIndex);
+		const orgId = await resolveIdParameter.call(this, client, 'organization', itemIndex);
 		const name = getTextParameter.call(this, 'name', 'Name', itemIndex);
 		return toItems(await client.organization.createAssetGroup({ orgId, name }));
 	},

@@ -1,6 +1,6 @@
 import type { CbmResult } from '../../../../shared/schemas';
 import type { Operation } from '../types';
-import { getIdParameter, locator, simplifyOption } from '../common';
+import { resolveIdParameter, locator, simplifyOption } from '../common';
 import { toItems } from '../output';
 import { withUtcInstants } from '../../../../shared/time';
 
@@ -22,7 +22,7 @@ export const getResults: Operation = {
 		},
 	],
 	async execute(client, itemIndex) {
-		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+		const assetId = await resolveIdParameter.call(this, client, 'asset', itemIndex);
 		const results = await client.assetData.getCbm({ assetId });
 		const simplify = this.getNodeParameter('simplify', itemIndex) as boolean;
 		// The platform's dates are UTC+8 calendar dates: each gets its UTC instant beside it (…At).

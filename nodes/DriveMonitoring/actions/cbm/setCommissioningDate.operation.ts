@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { getDateParameter, getIdParameter, locator } from '../common';
+import { getDateParameter, resolveIdParameter, locator } from '../common';
 import { toItems } from '../output';
 
 export const setCommissioningDate: Operation = {
@@ -34,7 +34,7 @@ export const setCommissioningDate: Operation = {
 	],
 	async execute(client, itemIndex) {
 		const result = await client.assetData.setCommissioningDate({
-			assetId: getIdParameter.call(this, 'asset', itemIndex),
+			assetId: await resolveIdParameter.call(this, client, 'asset', itemIndex),
 			deviceUnitType: this.getNodeParameter('deviceUnitType', itemIndex) as 'Fan' | 'IGBT' | 'Capacitor',
 			commissioningDate: getDateParameter.call(this, 'commissioningDate', 'Commissioning Date', itemIndex),
 		});

@@ -1,6 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 import type { Operation } from '../types';
-import { binaryPropertyOption, getIdParameter, getTextParameter, linkOnlyOption, locator } from '../common';
+import { binaryPropertyOption, resolveIdParameter, getTextParameter, linkOnlyOption, locator } from '../common';
 import { toItems } from '../output';
 import { downloadAsItem, linkExpiresAt } from '../../helpers/files';
 
@@ -28,7 +28,7 @@ export const getLoggerFile: Operation = {
 		{ ...binaryPropertyOption(), displayOptions: { show: { linkOnly: [false] } } },
 	],
 	async execute(client, itemIndex) {
-		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+		const assetId = await resolveIdParameter.call(this, client, 'asset', itemIndex);
 		const eventId = getTextParameter.call(this, 'eventId', 'Event ID', itemIndex);
 		const files = await client.assetData.getEventLoggerFiles({ assetId, eventId });
 		if (this.getNodeParameter('linkOnly', itemIndex)) {

@@ -1,6 +1,6 @@
 import type { Event } from '../../../../shared/schemas';
 import type { Operation } from '../types';
-import { splitsLongRanges, getDateParameter, getIdParameter, locator, rangeOptions, timeRange, timeRangeDefaults } from '../common';
+import { splitsLongRanges, getDateParameter, resolveIdParameter, locator, rangeOptions, timeRange, timeRangeDefaults } from '../common';
 import { toItems } from '../output';
 import { levelForHistoryCheck } from '../../helpers/history';
 
@@ -67,7 +67,7 @@ export const getMany: Operation = {
 		rangeOptions(7),
 	],
 	async execute(client, itemIndex) {
-		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+		const assetId = await resolveIdParameter.call(this, client, 'asset', itemIndex);
 		const startTime = getDateParameter.call(this, 'startTime', 'Start Time', itemIndex);
 		const endTime = getDateParameter.call(this, 'endTime', 'End Time', itemIndex);
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as { eventTypes?: string[]; status?: string };

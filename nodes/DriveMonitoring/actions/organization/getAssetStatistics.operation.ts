@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { getIdParameter, locator } from '../common';
+import { resolveIdParameter, locator } from '../common';
 import { toItems } from '../output';
 
 export const getAssetStatistics: Operation = {
@@ -13,7 +13,7 @@ export const getAssetStatistics: Operation = {
 	readOnly: true,
 	properties: [locator('organization')],
 	async execute(client, itemIndex) {
-		const orgId = getIdParameter.call(this, 'organization', itemIndex);
+		const orgId = await resolveIdParameter.call(this, client, 'organization', itemIndex);
 		return toItems(await client.organization.getAssetStatistics({ orgId }));
 	},
 };

@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { getIdParameter, getTextParameter, locator } from '../common';
+import { resolveIdParameter, getTextParameter, locator } from '../common';
 import { toItems } from '../output';
 
 export const getContent: Operation = {
@@ -32,7 +32,7 @@ export const getContent: Operation = {
 		},
 	],
 	async execute(client, itemIndex) {
-		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+		const assetId = await resolveIdParameter.call(this, client, 'asset', itemIndex);
 		const parameterSetId = getTextParameter.call(this, 'backupId', 'Backup ID', itemIndex);
 		const groups = await client.assetData.getParameterBackup({ assetId, parameterSetId });
 		if (this.getNodeParameter('output', itemIndex) === 'group') return toItems(groups);

@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { getDateParameter, getIdParameter, locator, timeRange, timeRangeDefaults } from '../common';
+import { getDateParameter, resolveIdParameter, locator, timeRange, timeRangeDefaults } from '../common';
 import { toItems } from '../output';
 import { withUtcInstants } from '../../../../shared/time';
 
@@ -13,7 +13,7 @@ export const getMany: Operation = {
 	readOnly: true,
 	properties: [locator('asset'), ...timeRange(timeRangeDefaults.last30Days, 'backup time range')],
 	async execute(client, itemIndex) {
-		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+		const assetId = await resolveIdParameter.call(this, client, 'asset', itemIndex);
 		const startTime = getDateParameter.call(this, 'startTime', 'Start Time', itemIndex);
 		const endTime = getDateParameter.call(this, 'endTime', 'End Time', itemIndex);
 		// backupTime is UTC+8 wall time: backupAt is the same instant in UTC.

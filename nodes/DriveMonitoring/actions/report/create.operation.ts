@@ -3,7 +3,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { Report } from '../../../../shared/schemas';
 import type { DriveMonitoringClient } from '../../transport';
 import type { Operation } from '../types';
-import { binaryPropertyOption, getCalendarDateParameter, getIdParameter, getTextParameter, locator } from '../common';
+import { binaryPropertyOption, getCalendarDateParameter, resolveIdParameter, getTextParameter, locator } from '../common';
 import { toItems } from '../output';
 import { downloadAsItem, linkExpiresAt } from '../../helpers/files';
 
@@ -113,7 +113,7 @@ export const create: Operation = {
 		const reportType = this.getNodeParameter('reportType', itemIndex) as 'UserDriveReport' | 'UserFleetReport';
 		const assetIds =
 			reportType === 'UserDriveReport'
-				? [getIdParameter.call(this, 'asset', itemIndex)]
+				? [await resolveIdParameter.call(this, client, 'asset', itemIndex)]
 				: toAssetIds.call(this, this.getNodeParameter('assetIds', itemIndex), itemIndex);
 		const created = await client.assetData.createReport({
 			assetIds,

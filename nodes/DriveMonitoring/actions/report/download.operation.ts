@@ -1,5 +1,5 @@
 import type { Operation } from '../types';
-import { binaryPropertyOption, getIdParameter, linkOnlyOption, locator } from '../common';
+import { binaryPropertyOption, getIdParameter, resolveIdParameter, linkOnlyOption, locator } from '../common';
 import { toItems } from '../output';
 import { downloadAsItem, linkExpiresAt } from '../../helpers/files';
 
@@ -18,7 +18,7 @@ export const download: Operation = {
 		{ ...binaryPropertyOption(), displayOptions: { show: { linkOnly: [false] } } },
 	],
 	async execute(client, itemIndex) {
-		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+		const assetId = await resolveIdParameter.call(this, client, 'asset', itemIndex);
 		const reportId = getIdParameter.call(this, 'report', itemIndex);
 		const link = await client.assetData.getReportDownload({ assetId, reportId });
 		if (this.getNodeParameter('linkOnly', itemIndex) || !link.fileTemplink) {

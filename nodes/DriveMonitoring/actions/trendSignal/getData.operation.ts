@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ParamData } from '../../../../shared/schemas';
 import type { Operation } from '../types';
 import { levelForHistoryCheck } from '../../helpers/history';
-import { splitsLongRanges, getDateParameter, getIdParameter, locator, rangeOptions, timeRange, timeRangeDefaults } from '../common';
+import { splitsLongRanges, getDateParameter, resolveIdParameter, locator, rangeOptions, timeRange, timeRangeDefaults } from '../common';
 
 export const getData: Operation = {
 	option: {
@@ -77,7 +77,7 @@ export const getData: Operation = {
 		rangeOptions(30),
 	],
 	async execute(client, itemIndex) {
-		const assetId = getIdParameter.call(this, 'asset', itemIndex);
+		const assetId = await resolveIdParameter.call(this, client, 'asset', itemIndex);
 		const parameters = this.getNodeParameter('parameters', itemIndex) as string[];
 		if (!Array.isArray(parameters) || parameters.length === 0) {
 			throw new NodeOperationError(this.getNode(), 'Parameter Names or IDs is empty', {
