@@ -203,9 +203,9 @@ describe("a model's badly formed parameters", () => {
       return found.output;
     };
     expect(byName('Get_Events')).toMatch(/Start Time: \\?"two weeks ago\\?" is not a date; send an ISO 8601 date-time such as \d{4}-/);
-    // A string where the schema says number: n8n's own schema check or our ID check, either says what to send.
-    expect(byName('Get_Health')).toMatch(/number|numeric ID/i);
-    expect(byName('Get_Asset')).toMatch(/not a valid ID; send its numeric ID/);
+    // Asset fields take an ID or a name (issue 27): a name that matches nothing says what to send instead.
+    expect(byName('Get_Health')).toMatch(/Asset \\?"pump three\\?" matches no asset these credentials can see\. Send an id or a name/);
+    expect(byName('Get_Asset')).toMatch(/Asset \\?"-3\\?" matches no asset these credentials can see\. Send an id or a name/);
     for (const result of results) expect(Buffer.byteLength(result.output)).toBeLessThanOrEqual(BOUND);
   });
 });

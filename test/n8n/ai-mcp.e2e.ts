@@ -228,7 +228,7 @@ describe('a running n8n: the chat example and the MCP Server Trigger', () => {
       expect(JSON.parse(text)).toEqual(conditions.map((c) => ({ assetId: drive.id, ...c })));
 
       const refused = (await client.callTool({ name: 'Get_Asset', arguments: { assetId: -3 } })) as { isError?: boolean; content: Array<{ text: string }> };
-      expect(refused.content.map((c) => c.text).join('')).toMatch(/not a valid ID; send its numeric ID/);
+      expect(refused.content.map((c) => c.text).join('')).toMatch(/Asset "-3" matches no asset these credentials can see\. Send an id or a name/);
     } finally {
       await client.close();
     }
