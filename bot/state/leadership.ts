@@ -198,6 +198,9 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 			const row = rows[0];
 			if (row) sawEpoch(Number(row.epoch));
 			if (!row || Number(row.age) <= t.ttlMs || row.lock_pid === null) return;
+			// Only the session the stale lease names: a lock held by another session is a replica that has just taken
+			// it and not yet bumped the row (ending that one would cost a second take-over).
+			if (row.pid !== null && Number(row.lock_pid) !== Number(row.pid)) return;
 			// The holder has not renewed within the TTL while its session still holds the lock: frozen or cut off.
 			logger.warn(`The leader "${row.holder}" (epoch ${row.epoch}) has not renewed its lease for ${Math.round(Number(row.age) / 1000)} s: ending its session to take over.`);
 			await c.query('SELECT pg_terminate_backend($1::int, $2::bigint)', [row.lock_pid, Math.round(t.statementTimeoutMs / 2)]);

@@ -30,6 +30,10 @@ function copyOfTree(): string {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     fs.copyFileSync(path.join(ROOT, file), path.join(dir, file));
   }
+  // What this tree has under Unreleased changes with every merge: the tests start from an empty section and
+  // write their own entries (withUnreleased), so they do not depend on it.
+  const changelog = path.join(dir, 'CHANGELOG.md');
+  fs.writeFileSync(changelog, fs.readFileSync(changelog, 'utf8').replace(/## \[Unreleased\]\n[\s\S]*?(?=\n## \[)/, '## [Unreleased]\n'));
   return dir;
 }
 
