@@ -300,8 +300,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     }, config.oncall.checkIntervalSeconds * 1000);
     oncallTimer.unref();
     // Replicas that answer Slack queue calls in the shared outbox: the leader looks for them every second.
-    const outboxTimer = options.database ? setInterval(kick, 1_000) : undefined;
-    outboxTimer?.unref();
+    const pickUpTimer = options.database ? setInterval(kick, 1_000) : undefined;
+    pickUpTimer?.unref();
     // Calls left in the outbox by the previous run (or leader) go out first.
     dispatcher.kick();
     return {
@@ -311,7 +311,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       reportSchedule,
       sources: () => sources(),
       async stop() {
-        clearInterval(outboxTimer);
+        clearInterval(pickUpTimer);
         clearInterval(digestTimer);
         await reportSchedule?.close();
         clearInterval(oncallTimer);
