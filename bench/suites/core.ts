@@ -23,7 +23,16 @@ function credentialsOf(sim: Simulator) {
 
 /** Run `total` calls with `concurrency` workers; requests per second. */
 async function throughput(total: number, concurrency: number, call: () => Promise<unknown>): Promise<number> {
+  return (await measured(total, concurrency, call)).rate;
+}
+
+/**
+ * Requests per second and this process's CPU time per request (user + system). The CPU figure is
+ * what another job on a shared machine moves least: it takes our wall time, not our CPU time.
+ */
+async function measured(total: number, concurrency: number, call: () => Promise<unknown>): Promise<{ rate: number; cpuUs: number }> {
   let next = 0;
+  const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -31,7 +40,8 @@ async function throughput(total: number, concurrency: number, call: () => Promis
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return total / seconds;
+  const used = process.cpuUsage(cpu);
+  return { rate: total / seconds, cpuUs: (used.user + used.system) / total };
 }
 
 function median(values: number[]): number {
@@ -39,7 +49,7 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-async function overhead(sim: Simulator): Promise<Figure> {
+async function overhead(sim: Simulator): Promise<Figure[]> {
   const { orgId: _orgId, ...creds } = credentialsOf(sim);
   const asset = sim.fleet.assets().find((a) => a.orgId === credentialsOf(sim).orgId && a.assetType === 'Drive')!;
   const client = createClient({ ...creds, concurrency: OVERHEAD_CONCURRENCY, tokenCache: new TokenCache() });
@@ -58,28 +68,47 @@ async function overhead(sim: Simulator): Promise<Figure> {
   const rawRates: number[] = [];
   const coreRates: number[] = [];
   const ratios: number[] = [];
+  const rawCpu: number[] = [];
+  const coreCpu: number[] = [];
+  const cpuRatios: number[] = [];
   for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
     const rawFirst = round % 2 === 0;
-    const first = await throughput(OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY, rawFirst ? raw : core);
-    const second = await throughput(OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY, rawFirst ? core : raw);
-    const [rawRate, coreRate] = rawFirst ? [first, second] : [second, first];
-    rawRates.push(rawRate);
-    coreRates.push(coreRate);
-    ratios.push(coreRate / rawRate);
+    const first = await measured(OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY, rawFirst ? raw : core);
+    const second = await measured(OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY, rawFirst ? core : raw);
+    const [rawRound, coreRound] = rawFirst ? [first, second] : [second, first];
+    rawRates.push(rawRound.rate);
+    coreRates.push(coreRound.rate);
+    ratios.push(coreRound.rate / rawRound.rate);
+    rawCpu.push(rawRound.cpuUs);
+    coreCpu.push(coreRound.cpuUs);
+    // Requests per CPU-second, core against raw: the same direction as the rate ratio.
+    cpuRatios.push(rawRound.cpuUs / coreRound.cpuUs);
   }
   await agent.close();
   await client.close();
   const ratio = median(ratios);
+  const cpuRatio = median(cpuRatios);
   // Each pair's ratio, so a results file can quote the spread the median was taken from.
   console.error(`bench: core E8 pair ratios ${ratios.map((r) => r.toFixed(2)).join(' ')} (core ${coreRates.map((r) => r.toFixed(0)).join(' ')}; raw ${rawRates.map((r) => r.toFixed(0)).join(' ')} req/s)`);
-  return {
-    name: `E8 requests/s through the core (validation, token cache, schema) at concurrency ${OVERHEAD_CONCURRENCY}, median of ${OVERHEAD_ROUNDS} adjacent pairs`,
-    value: `${median(coreRates).toFixed(0)} req/s`,
-    baseline: `${median(rawRates).toFixed(0)} req/s raw undici + JSON.parse`,
-    ratio: ratio.toFixed(2),
-    target: '>= 0.9',
-    met: ratio >= 0.9,
-  };
+  console.error(`bench: core E8 CPU pair ratios ${cpuRatios.map((r) => r.toFixed(2)).join(' ')} (core ${coreCpu.map((r) => r.toFixed(1)).join(' ')}; raw ${rawCpu.map((r) => r.toFixed(1)).join(' ')} us/req)`);
+  return [
+    {
+      name: `E8 requests/s through the core (validation, token cache, schema) at concurrency ${OVERHEAD_CONCURRENCY}, median of ${OVERHEAD_ROUNDS} adjacent pairs`,
+      value: `${median(coreRates).toFixed(0)} req/s`,
+      baseline: `${median(rawRates).toFixed(0)} req/s raw undici + JSON.parse`,
+      ratio: ratio.toFixed(2),
+      target: '>= 0.9',
+      met: ratio >= 0.9,
+    },
+    {
+      name: `the same pairs by CPU time: E8 requests per CPU-second of this process (client and in-process simulator), median of ${OVERHEAD_ROUNDS} pairs`,
+      value: `${median(coreCpu).toFixed(1)} us/req`,
+      baseline: `${median(rawCpu).toFixed(1)} us/req raw undici + JSON.parse`,
+      ratio: cpuRatio.toFixed(2),
+      target: '>= 0.9',
+      met: cpuRatio >= 0.9,
+    },
+  ];
 }
 
 async function history(sim: Simulator): Promise<Figure[]> {
@@ -168,7 +197,7 @@ const suite: BenchSuite = {
   async run() {
     const sim = await startSimulator({ push: false });
     try {
-      const figures = [await overhead(sim), ...(await history(sim)), await tokens(sim)];
+      const figures = [...(await overhead(sim)), ...(await history(sim)), await tokens(sim)];
       return {
         name: 'core',
         description:
