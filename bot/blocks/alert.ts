@@ -7,6 +7,9 @@ export const DETAILS_ACTION = 'asset_details';
 export const ACK_ACTION = 'alert_ack';
 /** Mute the assets whose ids the value lists for two hours. */
 export const MUTE_ACTION = 'alert_mute_2h';
+/** The ACK_ACTION button's label while someone may take the alerts, and once all are held: what the presser meant. */
+export const ACK_LABEL = 'Acknowledge';
+export const TAKE_OVER_LABEL = 'Take over';
 
 /** Keys and asset ids travel in button values comma-separated. */
 export const joinValue = (parts: ReadonlyArray<string | number>) => parts.join(',');
@@ -28,7 +31,7 @@ function alertActions(alerts: readonly AlertRecord[]): Block[] {
   const buttons = [];
   if (open.length > 0) {
     const acked = open.every((a) => a.ack);
-    buttons.push(button(acked ? 'Take over' : 'Acknowledge', ACK_ACTION, joinValue(open.map((a) => a.key)), acked ? undefined : 'primary'));
+    buttons.push(button(acked ? TAKE_OVER_LABEL : ACK_LABEL, ACK_ACTION, joinValue(open.map((a) => a.key)), acked ? undefined : 'primary'));
     if (!open.every((a) => a.mutedUntil && a.mutedUntil > Date.now())) buttons.push(button('Mute 2 h', MUTE_ACTION, joinValue([...new Set(open.map((a) => a.asset.id))])));
   }
   alerts.forEach((a, i) => buttons.push(button(alerts.length > 1 ? `Details: ${a.asset.name}` : 'Details', i === 0 ? DETAILS_ACTION : `${DETAILS_ACTION}:${i}`, String(a.asset.id))));

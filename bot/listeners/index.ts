@@ -5,10 +5,13 @@ import { registerCommands } from './commands';
 import type { ListenerDeps } from './deps';
 import { registerEvents } from './events';
 import { registerFunctions } from './functions';
+import { registerOnce } from './once';
 
 export type { ListenerDeps } from './deps';
 
+/** Every listener group, behind the one check that a payload acts once (once.ts). */
 export function registerListeners(app: App, deps: ListenerDeps): void {
+  registerOnce(app, deps);
   registerCommands(app, deps);
   registerActions(app, deps);
   registerEvents(app, deps);

@@ -32,6 +32,22 @@ export function routeFor(config: BotConfig['alerts'], alert: AlertRecord, channe
   return config.routes.find((r) => r.channel === channel && routeAlert({ ...config, routes: [{ ...r, continue: false }] }, alert.asset, alert.severity)[0] === channel);
 }
 
+/** What a person means by pressing the alert's button: take what nobody holds, or take it from its holder. */
+export type AckIntent = 'acknowledge' | 'take-over';
+
+export interface AckOutcome {
+  /** The sentence for the person. */
+  text: string;
+  /** Something was taken (the messages are being updated). */
+  changed: boolean;
+  /** Every alert named is closed. */
+  closed: boolean;
+  /** Who holds it, when an Acknowledge found it taken by someone else a moment before. */
+  heldBy?: string;
+  /** Who held the first alert before this person (the one taken over from, or before them when they held it already). */
+  previousHolder?: string;
+}
+
 export type MuteAnswer = { ok: true; silence: Silence; text: string } | { ok: false; text: string };
 
 /**
@@ -103,31 +119,53 @@ export class OnCall {
     return undefined;
   };
 
-  /** Acknowledge (or take over) alerts: persisted, then every message showing them is updated. */
+  /** Acknowledge (or take over) alerts: persisted, then every message showing them is updated. A take-over. */
   async acknowledge(keys: readonly string[], userId: string, now = Date.now()): Promise<string> {
-    const { taken, already } = await this.store.transaction(async (store) => {
+    return (await this.take(keys, userId, 'take-over', now)).text;
+  }
+
+  /**
+   * Takes alerts for `userId`, deciding in one transaction, so people acting at the same moment on two replicas end
+   * as if one acted after the other (docs/assumptions.md, Issue 26 (Slack once)): `acknowledge` takes only what
+   * nobody else holds (an alert someone took before, a moment before included, stays with them, and the answer
+   * names them); `take-over` takes it from whoever holds it. Every message showing a changed alert is updated
+   * through the leader's outbox.
+   */
+  async take(keys: readonly string[], userId: string, intent: AckIntent, now = Date.now()): Promise<AckOutcome> {
+    const { taken, already, heldBy, previousHolder } = await this.store.transaction(async (store) => {
       // Fresh on each run of the transaction (it may run again).
       const taken: string[] = [];
       const already: string[] = [];
+      const heldBy: Array<{ userId: string; what: string }> = [];
+      let previousHolder: string | undefined;
+      let first = true;
       const state = this.stateIn(store);
       for (const key of keys) {
         const event = await store.getEvent(key);
         if (!event || event.status !== 'Open') continue;
         const ack = await state.getAck(key);
+        if (first) previousHolder = ack?.userId === userId ? ack.previous.at(-1)?.userId : ack?.userId;
+        first = false;
         if (ack?.userId === userId) {
           already.push(event.alert.code);
+          continue;
+        }
+        if (ack && intent === 'acknowledge') {
+          heldBy.push({ userId: ack.userId, what: `${event.alert.code} on ${event.alert.asset.name}` });
           continue;
         }
         await state.putAck(key, { userId, at: now, previous: ack ? [...ack.previous, { userId: ack.userId, at: ack.at }] : [] });
         taken.push(ack ? `took over ${event.alert.code} on ${event.alert.asset.name} from <@${ack.userId}>` : `acknowledged ${event.alert.code} on ${event.alert.asset.name}`);
         for (const ref of await store.messagesOf(key)) await store.enqueue(ref.channel, { kind: 'refresh', key });
       }
-      return { taken, already };
+      return { taken, already, heldBy, previousHolder };
     });
     if (taken.length > 0) this.onEnqueued();
-    if (taken.length > 0) return `You ${taken.join('; ')}. Reminders for it stop.`;
-    if (already.length > 0) return 'You already hold this alert.';
-    return 'This alert is closed already: nothing to acknowledge.';
+    const held = heldBy.map((h) => `<@${h.userId}> holds ${h.what} already (taken before your Acknowledge arrived), so it stays with them; press Take over to take it from them.`).join(' ');
+    if (taken.length > 0) return { text: `You ${taken.join('; ')}. Reminders for it stop.${held ? ` ${held}` : ''}`, changed: true, closed: false, previousHolder };
+    if (heldBy.length > 0) return { text: held, changed: false, closed: false, heldBy: heldBy[0].userId, previousHolder };
+    if (already.length > 0) return { text: 'You already hold this alert.', changed: false, closed: false, previousHolder };
+    return { text: 'This alert is closed already: nothing to acknowledge.', changed: false, closed: true };
   }
 
   private groupNames(): string[] {

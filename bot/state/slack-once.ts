@@ -1,6 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { createHash } from 'node:crypto';
-import type { ClientBase } from 'pg';
+import type { SqlExecutor } from './sql';
 
 /**
  * What makes a Slack payload the same one again: Slack repeats `event_id` on an Events API retry and
@@ -21,16 +20,22 @@ export function payloadKey(body: Record<string, unknown>): string {
 }
 
 /**
- * True for the one replica (and the one attempt) that may act on this payload. Run it in the transaction that
- * makes the payload's state change, so a failed change frees the payload for Slack's retry.
+ * True for the one replica (and the one attempt) that may act on this payload: one statement, so two replicas
+ * claiming at once are ordered by the key's unique index, on either store (portable SQL, schema step 6).
  */
-export async function claimPayload(client: ClientBase, key: string): Promise<boolean> {
-	const { rowCount } = await client.query('INSERT INTO slack_payloads (key, seen_at) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, Date.now()]);
-	return rowCount === 1;
+export async function claimPayload(sql: SqlExecutor, key: string, now = Date.now()): Promise<boolean> {
+	return (await sql.run('INSERT INTO slack_payloads (key, seen_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', key, now)).changes === 1;
 }
 
-/** Slack stops retrying within minutes; keys older than a day are forgotten. */
-export async function forgetOldPayloads(client: ClientBase, olderThanHours = 24): Promise<number> {
-	const { rowCount } = await client.query('DELETE FROM slack_payloads WHERE seen_at < $1', [Date.now() - olderThanHours * 3_600_000]);
-	return rowCount ?? 0;
+/** The claim's holder failed to act: the payload is free again for Slack's retry (or another replica's copy). */
+export async function releasePayload(sql: SqlExecutor, key: string): Promise<void> {
+	await sql.run('DELETE FROM slack_payloads WHERE key = ?', key);
+}
+
+/** Hours a claim is kept: Slack retries within minutes and refuses requests older than 5 minutes. */
+export const PAYLOAD_RETENTION_HOURS = 24;
+
+/** Claims older than the retention are forgotten; returns how many. */
+export async function forgetOldPayloads(sql: SqlExecutor, olderThanHours = PAYLOAD_RETENTION_HOURS, now = Date.now()): Promise<number> {
+	return (await sql.run('DELETE FROM slack_payloads WHERE seen_at < ?', now - olderThanHours * 3_600_000)).changes;
 }

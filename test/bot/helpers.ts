@@ -45,11 +45,13 @@ export interface SignedPostOptions {
   sendBody?: string;
   unsigned?: boolean;
   contentType?: string;
+  /** Headers Slack adds on a retry (x-slack-retry-num, x-slack-retry-reason). */
+  headers?: Record<string, string>;
 }
 
 export async function postToSlackApp(url: string, secret: string, body: string, options: SignedPostOptions = {}): Promise<{ status: number; text: string; ms: number }> {
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/x-www-form-urlencoded' };
+  const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/x-www-form-urlencoded', ...options.headers };
   if (!options.unsigned) {
     headers['x-slack-request-timestamp'] = String(timestamp);
     headers['x-slack-signature'] = signature(secret, timestamp, body);
@@ -58,6 +60,11 @@ export async function postToSlackApp(url: string, secret: string, body: string, 
   const response = await fetch(url, { method: 'POST', headers, body: options.sendBody ?? body });
   const text = await response.text();
   return { status: response.status, text, ms: performance.now() - started };
+}
+
+/** Slack's trigger_id: a new one for every interaction and command (a retry repeats it). */
+export function triggerId(): string {
+  return `${Date.now()}.${randomBytes(4).readUInt32BE()}.${randomBytes(16).toString('hex')}`;
 }
 
 export function slashCommandBody(fields: { command: string; text: string; responseUrl: string; user?: string; channel?: string }): string {
@@ -74,23 +81,25 @@ export function slashCommandBody(fields: { command: string; text: string; respon
     api_app_id: 'A0DRIVE',
     is_enterprise_install: 'false',
     response_url: fields.responseUrl,
-    trigger_id: '1.2.3',
+    trigger_id: triggerId(),
   }).toString();
 }
 
-export function buttonClickBody(fields: { actionId: string; value: string; responseUrl: string; user?: string; channel?: string }): string {
+/** A button press; `text` is the button's label as the presser saw it. */
+export function buttonClickBody(fields: { actionId: string; value: string; responseUrl: string; user?: string; channel?: string; text?: string }): string {
+  const now = Date.now() / 1000;
   const payload = {
     type: 'block_actions',
     user: { id: fields.user ?? 'U0ALICE', username: 'alice', team_id: 'T0001' },
     api_app_id: 'A0DRIVE',
     token: 'legacy-verification-token',
     container: { type: 'message', message_ts: '1700000000.000100', channel_id: fields.channel ?? 'C0MAINT01', is_ephemeral: false },
-    trigger_id: '1.2.3',
+    trigger_id: triggerId(),
     team: { id: 'T0001', domain: 'plant' },
     channel: { id: fields.channel ?? 'C0MAINT01', name: 'maintenance' },
     message: { ts: '1700000000.000100', text: 'alert' },
     response_url: fields.responseUrl,
-    actions: [{ type: 'button', action_id: fields.actionId, block_id: 'b1', value: fields.value, action_ts: '1700000001.000200', text: { type: 'plain_text', text: 'Details' } }],
+    actions: [{ type: 'button', action_id: fields.actionId, block_id: 'b1', value: fields.value, action_ts: now.toFixed(6), text: { type: 'plain_text', text: fields.text ?? 'Details' } }],
   };
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }

@@ -57,12 +57,13 @@ async function faultMessage(drive: SimAsset) {
   return { event, message };
 }
 
-function click(actionId: string, value: string, id: string, user: string) {
-  return postToSlackApp(url, signingSecret, buttonClickBody({ actionId, value, responseUrl: slack.responseUrl(id), user }));
+/** A press of a button; `text`: its label as the presser saw it. */
+function click(actionId: string, value: string, id: string, user: string, text?: string) {
+  return postToSlackApp(url, signingSecret, buttonClickBody({ actionId, value, responseUrl: slack.responseUrl(id), user, text }));
 }
 
 const actionOf = (blocks: unknown[], actionId: string) =>
-  (blocks as Array<{ type: string; elements?: Array<{ action_id?: string; value?: string; url?: string }> }>).flatMap((b) => b.elements ?? []).find((e) => e.action_id === actionId);
+  (blocks as Array<{ type: string; elements?: Array<{ action_id?: string; value?: string; url?: string; text?: { text: string } }> }>).flatMap((b) => b.elements ?? []).find((e) => e.action_id === actionId);
 
 test('Acknowledge shows who took the fault, a second person takes it over, and it survives a restart', async () => {
   const { event, message } = await faultMessage(drives[0]);
@@ -71,11 +72,16 @@ test('Acknowledge shows who took the fault, a second person takes it over, and i
   // Links: the asset page and the runbook of the event code, as URL buttons.
   const urls = (message.blocks as Array<{ elements?: Array<{ url?: string }> }>).flatMap((b) => b.elements ?? []).map((e) => e.url).filter(Boolean);
   expect(urls).toEqual([`https://portal.example/assets/${drives[0].id}`, `https://wiki.example/runbooks/${String(event.eventCode)}`]);
-  expect((await click(ACK_ACTION, ack?.value as string, 'ack-1', 'U0ALICE')).status).toBe(200);
+  expect(ack?.text?.text).toBe('Acknowledge');
+  expect((await click(ACK_ACTION, ack?.value as string, 'ack-1', 'U0ALICE', 'Acknowledge')).status).toBe(200);
   await waitFor('the acknowledged message', () => JSON.stringify(message.blocks).includes('Acknowledged by <@U0ALICE>'));
   expect(String((await waitFor('the answer', () => slack.responses.find((r) => r.id === 'ack-1')?.body)).text)).toContain('You acknowledged');
-  expect(actionOf(message.blocks, ACK_ACTION)).toMatchObject({ value: ack?.value });
-  await click(ACK_ACTION, ack?.value as string, 'ack-2', 'U0BOB');
+  expect(actionOf(message.blocks, ACK_ACTION)).toMatchObject({ value: ack?.value, text: { text: 'Take over' } });
+  // Bob's Acknowledge from a message not yet updated leaves it with Alice and says so; his Take over takes it.
+  await click(ACK_ACTION, ack?.value as string, 'ack-late', 'U0BOB', 'Acknowledge');
+  expect(String((await waitFor('the answer', () => slack.responses.find((r) => r.id === 'ack-late')?.body)).text)).toMatch(/^<@U0ALICE> holds .* already .*press Take over/);
+  expect((await bot.oncall.state.getAck(`${drives[0].id}:${String(event.id)}`))?.userId).toBe('U0ALICE');
+  await click(ACK_ACTION, ack?.value as string, 'ack-2', 'U0BOB', 'Take over');
   await waitFor('the take-over', () => JSON.stringify(message.blocks).includes('Acknowledged by <@U0BOB>') && JSON.stringify(message.blocks).includes('took over from <@U0ALICE>'));
   // Persisted: a restarted bot still shows Bob, and a close still resolves the message.
   await app.stop();
@@ -139,6 +145,23 @@ test('a 429 in the middle of a close never repeats a call Slack accepted', async
   expect(accepted.length).toBe(2);
   expect(new Set(accepted).size).toBe(accepted.length);
   expect(message.updates).toBe(1);
+});
+
+test('a press Slack delivers again (its retry, the same body) acts once: one change, one message update, one answer', async () => {
+  const { event, message } = await faultMessage(drives[10]);
+  const key = `${drives[10].id}:${String(event.id)}`;
+  const body = buttonClickBody({ actionId: ACK_ACTION, value: actionOf(message.blocks, ACK_ACTION)?.value as string, responseUrl: slack.responseUrl('ack-once'), user: 'U0DAVE', text: 'Acknowledge' });
+  const updatesBefore = message.updates;
+  expect((await postToSlackApp(url, signingSecret, body)).status).toBe(200);
+  // Slack's retry: the same body, signed again, with its retry headers; then the same request once more.
+  expect((await postToSlackApp(url, signingSecret, body, { headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } })).status).toBe(200);
+  expect((await postToSlackApp(url, signingSecret, body)).status).toBe(200);
+  await waitFor('the acknowledged message', () => JSON.stringify(message.blocks).includes('Acknowledged by <@U0DAVE>'));
+  expect(await bot.dispatcher.drain(10_000)).toBe(true);
+  expect(await bot.oncall.state.getAck(key)).toMatchObject({ userId: 'U0DAVE', previous: [] });
+  expect(message.updates - updatesBefore).toBe(1);
+  expect(slack.responses.filter((r) => r.id === 'ack-once').map((r) => String(r.body.text))).toEqual([expect.stringMatching(/^You acknowledged/)]);
+  expect(lines.filter((l) => l.includes('block_actions') && l.includes('not acted on again'))).toHaveLength(2);
 });
 
 // Mutes a whole group and plant: runs after the tests that need alerts posted.

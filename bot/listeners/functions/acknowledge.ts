@@ -64,15 +64,16 @@ export function registerAcknowledgeSteps(app: App, deps: ListenerDeps, limits: S
           const channel = (await store.messagesOf(alert.key))[0]?.channelId;
           const refused = refusal({ ...config.allow, channels: channel ? config.allow.channels : [] }, { user, channel });
           if (refused) throw new StepFailure(refused);
-          const holder = alert.ack?.userId;
-          if (!takeOver && holder && holder !== user) throw new StepFailure(`<@${holder}> already holds ${alert.severity} ${alert.code} on ${alert.asset.name}. Use the Take over fault step to take it from them.`);
-          const answer = await oncall.acknowledge([alert.key], user);
-          if (answer.startsWith('This alert is closed')) throw new StepFailure(`${alert.severity} ${alert.code} on ${alert.asset.name} is closed already: nothing to acknowledge.`);
+          // Decided in the transaction that takes it: someone taking it at the same moment (a button, another
+          // replica) is seen, and Acknowledge fault then leaves it with them.
+          const outcome = await oncall.take([alert.key], user, takeOver ? 'take-over' : 'acknowledge');
+          if (outcome.heldBy) throw new StepFailure(`<@${outcome.heldBy}> already holds ${alert.severity} ${alert.code} on ${alert.asset.name}. Use the Take over fault step to take it from them.`);
+          if (outcome.closed) throw new StepFailure(`${alert.severity} ${alert.code} on ${alert.asset.name} is closed already: nothing to acknowledge.`);
           return {
             alert: `${alert.severity} ${alert.code} on ${alert.asset.name} (${alert.asset.serialNumber})`,
             event_id: alert.eventId,
             holder: user,
-            previous_holder: holder !== user ? holder : alert.ack?.previous.at(-1)?.userId,
+            previous_holder: outcome.previousHolder,
           };
         },
         { complete: (outputs) => complete({ outputs }), fail: (error) => fail({ error }), logger },
