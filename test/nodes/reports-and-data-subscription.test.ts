@@ -75,7 +75,7 @@ test('Report Create gives up with a clear error when the report is not ready in 
 		parameters: { 'Create Report': { timeoutSeconds: 0.1, pollIntervalSeconds: 0.05 } },
 	});
 	const error = result.nodeError('Create Report');
-	expect(error?.message).toMatch(/^Report \d+ was not ready within 0.1 seconds$/);
+	expect(error?.message).toMatch(/^Report \d+ was not ready within 0\.1 s$/);
 	expect(error?.description).toMatch(/Creating.*Timeout/);
 });
 
@@ -98,8 +98,8 @@ test('Report Create holds its timeout: the last list call gets only what is left
 		});
 		const error = result.nodeError('Create Report');
 		// Which report, after how long, and what to do, with the field labels the user sees.
-		expect(error?.message).toMatch(/^Report \d+ was not ready within 1 seconds$/);
-		expect(error?.description).toMatch(/^Its status is still Creating after 1(\.\d)? s\. Increase "Timeout \(Seconds\)", or turn off "Wait Until Ready" and download it later with Report > Download\.$/);
+		expect(error?.message).toMatch(/^Report \d+ was not ready within 1 s$/);
+		expect(error?.description).toMatch(/^Its status is still Creating after \d+(\.\d)? s \(Timeout \(Seconds\) is 1\)\. Increase "Timeout \(Seconds\)", or turn off "Wait Until Ready" and download it later with Report > Download\.$/);
 		expect(result.output('Create Report')).toBeUndefined();
 	} finally {
 		f.sim.faults.clear();

@@ -177,9 +177,9 @@ async function waitForReport(
 			description: `The execution was stopped (by a person, or by Timeout Workflow in the workflow settings) while the report was still ${current.status}. The platform goes on generating it: download it later with Report > Download, or run the workflow again with "Wait Until Ready" and a "Timeout (Seconds)" that fits in the workflow's timeout.`,
 		});
 	const timedOut = () =>
-		new NodeOperationError(this.getNode(), `Report ${created.id} was not ready within ${seconds} seconds`, {
+		new NodeOperationError(this.getNode(), `Report ${created.id} was not ready within ${formatDuration(timeoutMs)}`, {
 			itemIndex,
-			description: `Its status is still ${current.status} after ${formatDuration(Date.now() - started)}. Increase "Timeout (Seconds)", or turn off "Wait Until Ready" and download it later with Report > Download.`,
+			description: `Its status is still ${current.status} after ${formatDuration(Date.now() - started)} (Timeout (Seconds) is ${seconds}). Increase "Timeout (Seconds)", or turn off "Wait Until Ready" and download it later with Report > Download.`,
 		});
 	for (;;) {
 		if (current.status === 'Created') return current;
