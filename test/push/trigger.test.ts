@@ -136,7 +136,7 @@ describe.each(['amqp', 'mqtt'] as const)('Events per Execution over %s', (protoc
     expect(failedBatches.some((size) => size > 1)).toBe(true);
     expect(told).toHaveLength(failedRuns.length);
     for (const [i, size] of failedBatches.entries()) {
-      expect(told[i]).toMatch(size > 1 ? new RegExp(`^push handler failed for a batch of ${size} messages \\(from AssetEvent AssetEvent:\\d+:\\d+:Open\\); all ${size} stay with the broker and are delivered again: The execution for ${size} messages`) : /^push handler failed for AssetEvent .*; it stays with the broker and is delivered again: /);
+      expect(told[i]).toMatch(size > 1 ? new RegExp(`^push handler failed for a batch of ${size} messages \\(from AssetEvent AssetEvent:\\d+:\\d+:Open\\); all ${size} stay with the broker and are delivered again: the execution failed \\(.+\\) and Acknowledge is "Execution Finishes Successfully"$`) : /^push handler failed for AssetEvent .*; it stays with the broker and is delivered again: the execution failed/);
     }
   });
 });
