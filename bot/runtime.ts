@@ -281,8 +281,10 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     }
     // Schedules start once the sources run, so a report made now can be followed.
     const reportSchedule = reports && config.reports.length > 0 ? new ReportScheduler({ config, reports, store, logger, now }) : undefined;
-    // Reports left Creating by the previous run (or leader) are looked up now.
-    if (reports) void reports.checkPendingLogged();
+    // Reports left Creating by the previous run (or leader) are looked up now, then periodically; connectivity
+    // sweeps for assets gone offline between observations. Both only on the leader: a standby answers Slack only.
+    reports?.startChecks();
+    connectivity?.startSweeps();
     const digestTimer = setInterval(() => {
       enqueueCbmDigestIfDue(store, config).then(
         (enqueued) => enqueued && dispatcher.kick(),
@@ -311,12 +313,15 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       reportSchedule,
       sources: () => sources(),
       async stop() {
+        // Nothing new starts; the platform connections close first, at once, so the pushed messages this
+        // replica held go back to the broker for the next leader; then what was running is waited for.
         clearInterval(pickUpTimer);
         clearInterval(digestTimer);
-        await reportSchedule?.close();
         clearInterval(oncallTimer);
-        await oncallCheck;
+        connectivity?.stopSweeps();
+        const stopping = Promise.all([reportSchedule?.close(), oncallCheck, reports?.stopChecks()]);
         await stopSources();
+        await stopping;
       },
     };
   };

@@ -60,18 +60,29 @@ export interface AssetLink {
  */
 export class ConnectivityTracker {
   private flushTimer: NodeJS.Timeout | undefined;
-  private readonly sweepTimer: NodeJS.Timeout;
+  private sweepTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly deps: ConnectivityDeps) {
-    // Announces assets that reached minOfflineMinutes (or whose silence ended) between observations.
-    this.sweepTimer = setInterval(() => void this.sweep().catch((e: unknown) => deps.logger.warn(`connectivity: sweep failed (${errorText(e)})`)), 30_000);
+  constructor(private readonly deps: ConnectivityDeps) {}
+
+  /**
+   * The leader's duty (issue 26): announces every 30 s the assets that reached minOfflineMinutes
+   * (or whose silence ended) between observations, and sends now the changes a previous run (or
+   * leader) committed that never reached the outbox. A standby leaves this to the leader.
+   */
+  startSweeps(): void {
+    if (this.sweepTimer) return;
+    this.sweepTimer = setInterval(() => void this.sweep().catch((e: unknown) => this.deps.logger.warn(`connectivity: sweep failed (${errorText(e)})`)), 30_000);
     this.sweepTimer.unref();
-    // Changes committed by the previous run that never reached the outbox go out now.
     this.flushInBackground();
   }
 
-  close(): void {
+  stopSweeps(): void {
     clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
+  }
+
+  close(): void {
+    this.stopSweeps();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
   }

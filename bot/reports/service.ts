@@ -58,15 +58,42 @@ const DAY = 86_400_000;
  */
 export class ReportService {
   private readonly inFlight = new Set<number>();
-  private readonly timer: NodeJS.Timeout;
+  /** The periodic check of reports still Creating: only while this replica leads (issue 26). */
+  private timer?: NodeJS.Timeout;
+  private checking?: Promise<void>;
+  private halted = false;
 
-  constructor(private readonly deps: ReportServiceDeps) {
-    this.timer = setInterval(() => void this.checkPendingLogged(), deps.pollOnly ? 15_000 : 60_000);
+  constructor(private readonly deps: ReportServiceDeps) {}
+
+  /**
+   * The leader's duty (issue 26): checks the reports still Creating now (those left by the previous
+   * run or leader), then every 15 s when polling, every minute beside the push channel. A standby
+   * never calls the platform for them; it only answers Slack.
+   */
+  startChecks(): void {
+    if (this.timer) return;
+    this.halted = false;
+    const check = () => {
+      // One check at a time: a slow platform must not stack them up.
+      this.checking ??= this.checkPendingLogged().finally(() => (this.checking = undefined));
+    };
+    check();
+    this.timer = setInterval(check, this.deps.pollOnly ? 15_000 : 60_000);
     this.timer.unref();
+  }
+
+  /** Step-down or stop: no check starts any more, a running one ends after the report it is at. */
+  async stopChecks(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.halted = true;
+    await this.checking;
   }
 
   close(): void {
     clearInterval(this.timer);
+    this.timer = undefined;
+    this.halted = true;
   }
 
   /** checkPending from a timer or at start: a database or platform that fails now is tried again at the next check. */
@@ -331,6 +358,7 @@ export class ReportService {
   async checkPending(): Promise<void> {
     const now = this.deps.now();
     for (const job of await this.pending()) {
+      if (this.halted) return;
       if (job.ready) {
         await this.deliver(job);
         continue;

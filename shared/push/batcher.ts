@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- Node-only core code: the bot and the self-hosted push companion load it, the n8n Cloud pack does not, and n8n Cloud's rules govern the pack */
+import { PushBatchError } from './errors';
 
 interface Pending<T> {
   item: T;
@@ -9,7 +10,8 @@ interface Pending<T> {
 /**
  * Gathers items, in the order they came, into batches of up to `size`, each handed on when full or
  * `windowMs` after its first item. Each `add` settles with its batch's outcome, so a message is
- * acknowledged (or released) with the batch it went out in.
+ * acknowledged (or released) with the batch it went out in. A batch that fails rejects each of its
+ * messages with one shared PushBatchError (its size), so the failure is told once, not per message.
  */
 export class Batcher<T> {
   private pending: Array<Pending<T>> = [];
@@ -35,7 +37,9 @@ export class Batcher<T> {
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
-    for (const entry of this.pending.splice(0)) entry.reject(new Error('the trigger was deactivated'));
+    const waiting = this.pending.splice(0);
+    const error = new PushBatchError(waiting.length, new Error('the trigger was deactivated'));
+    for (const entry of waiting) entry.reject(error);
   }
 
   private flush(): void {
@@ -45,7 +49,10 @@ export class Batcher<T> {
     if (batch.length === 0) return;
     this.run(batch.map((entry) => entry.item)).then(
       () => batch.forEach((entry) => entry.resolve()),
-      (error: unknown) => batch.forEach((entry) => entry.reject(error)),
+      (error: unknown) => {
+        const shared = new PushBatchError(batch.length, error);
+        for (const entry of batch) entry.reject(shared);
+      },
     );
   }
 }

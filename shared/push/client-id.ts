@@ -14,3 +14,13 @@ export function triggerClientId(parts: { userName: string; workflowId: string; n
   const digest = createHash('sha256').update([parts.userName, parts.workflowId, parts.nodeId, parts.purpose].join('\0')).digest('hex');
   return `dm${parts.purpose === 'test' ? 't' : 'w'}${digest.slice(0, MQTT_CLIENT_ID_MAX - 3)}`;
 }
+
+/**
+ * The bot's MQTT client id (and AMQP container and link name) for a data-subscription user: from
+ * the user name alone, so every replica of one bot installation, all started with the same
+ * configuration, uses the same one. With a persistent session the broker keeps what arrives while
+ * no replica is connected, and hands the session to whichever replica leads next (issue 26).
+ */
+export function botClientId(userName: string): string {
+  return `dm-${userName}`;
+}

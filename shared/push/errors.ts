@@ -37,6 +37,21 @@ export class PushMessageError extends PushError {
   }
 }
 
+/**
+ * One failure shared by every message of a batch (Events per Execution): each message's handler
+ * rejects with this same object, so the receiver tells it once, with the batch's size.
+ */
+export class PushBatchError extends Error {
+  constructor(
+    /** How many messages the batch held. */
+    readonly size: number,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'PushBatchError';
+  }
+}
+
 /** A URL with its password (user info) removed, safe for logs and errors. */
 export function redactUrl(url: string): string {
   try {

@@ -4,9 +4,10 @@ import { DEFAULT_ADDRESS_TEMPLATES, fillAddressTemplate } from './envelope';
 import { PushError } from './errors';
 import { createMqttAdapter } from './mqtt';
 import { Receiver } from './receiver';
+import { botClientId } from './client-id';
 import { PUSH_DATA_TYPES, type PushReceiver, type PushReceiverOptions } from './types';
 
-export { triggerClientId, MQTT_CLIENT_ID_MAX } from './client-id';
+export { botClientId, triggerClientId, MQTT_CLIENT_ID_MAX } from './client-id';
 export { Batcher } from './batcher';
 export { ExecutionTimeoutError, ExecutionWaits } from './execution-waits';
 export * from './envelope';
@@ -47,7 +48,7 @@ export function createPushReceiver(options: PushReceiverOptions): PushReceiver {
     password: options.password,
     topic: options.topic,
     address: template === undefined ? undefined : fillAddressTemplate(template, { topic: options.topic, userName: options.userName }),
-    clientId: options.clientId ?? `dm-${options.userName}`,
+    clientId: options.clientId ?? botClientId(options.userName),
     persistentSession: options.persistentSession ?? true,
     prefetch,
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { AdapterDelivery, AdapterSession, PushAdapter } from './adapter';
 import { backoffDelay } from './backoff';
 import { RecentKeys } from './dedup';
-import { PushError } from './errors';
+import { PushBatchError, PushError } from './errors';
 import { normalizeDelivery } from './normalize';
 import type { PushDataType, PushEnd, PushHandler, PushLogger, PushMessage, PushReceiver, PushReceiverStats } from './types';
 
@@ -31,6 +31,8 @@ export class Receiver extends EventEmitter implements Omit<PushReceiver, 'on' | 
   private retryTimer?: NodeJS.Timeout;
   private wakeRetry?: () => void;
   private loop?: Promise<void>;
+  /** Batch failures already told: every message of a batch rejects with the same error. */
+  private readonly toldBatches = new WeakSet<PushBatchError>();
 
   constructor(
     private readonly adapter: PushAdapter,
@@ -150,8 +152,22 @@ export class Receiver extends EventEmitter implements Omit<PushReceiver, 'on' | 
       await this.handler!(message);
       return true;
     } catch (error) {
-      this.settings.logger?.warn?.(`push handler failed for ${message.dataType} ${message.id}; left for redelivery: ${error instanceof Error ? error.message : String(error)}`);
+      this.warnFailed(message, error);
       return false;
     }
+  }
+
+  /** One warning per failure: a batch's messages share one error, told once with how many they are. */
+  private warnFailed(message: PushMessage, error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof PushBatchError) || error.size <= 1) {
+      this.settings.logger?.warn?.(`push handler failed for ${message.dataType} ${message.id}; it stays with the broker and is delivered again: ${reason}`);
+      return;
+    }
+    if (this.toldBatches.has(error)) return;
+    this.toldBatches.add(error);
+    this.settings.logger?.warn?.(
+      `push handler failed for a batch of ${error.size} messages (from ${message.dataType} ${message.id}); all ${error.size} stay with the broker and are delivered again: ${reason}`,
+    );
   }
 }

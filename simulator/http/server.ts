@@ -62,7 +62,17 @@ async function handle(deps: ServerDeps, router: Router, req: IncomingMessage, re
   res.on('close', () => entry.settled());
 
   const decision = deps.faults.decide(url.pathname);
-  if (decision.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.latencyMs));
+  if (decision.latencyMs > 0) {
+    // A client that gives up meanwhile is not answered, and leaves no timer behind.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, decision.latencyMs);
+      res.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    if (res.destroyed) return;
+  }
   const early = decision.action && faultReply(decision.action);
   if (decision.action?.kind === 'reset') {
     req.socket.resetAndDestroy();

@@ -1,7 +1,7 @@
 import type { Bot } from '../../bot/runtime';
 import { databaseSettings } from '../../bot/state/database-url';
 import { usePrivatePostgres } from '../helpers/postgres';
-import { fakeSlackToken, waitFor } from './helpers';
+import { capturingLogger, fakeSlackToken, waitFor } from './helpers';
 import { startTestBot, topMessagesOf } from './harness';
 import { useFixture } from './use-fixture';
 
@@ -59,4 +59,54 @@ describe('two replicas on one PostgreSQL', () => {
     for (const event of [first, second]) expect(topMessagesOf(slack, event.id)).toHaveLength(1);
     expect(slack.problems).toEqual([]);
   }, 120_000);
+});
+
+describe('schedules on two replicas', () => {
+  const f = useFixture(botToken, { push: false });
+  const replicas: Bot[] = [];
+  afterAll(async () => {
+    f.sim?.faults.clear();
+    await Promise.allSettled(replicas.map((r) => r.stop()));
+  });
+
+  test('reports still Creating are checked by the leader only; the standby takes them over when it leads', async () => {
+    const { sim, slack, state } = f;
+    // A database of its own: nothing left by the other replicas of this file.
+    const admin = await pg.connect();
+    await admin.query('CREATE DATABASE report_checks');
+    const database = databaseSettings({ DRIVE_BOT_DATABASE_URL: pg.server().url().replace(/\/[^/]+$/, '/report_checks') });
+    // One logger per replica: what each one did with the platform shows in its own lines.
+    const [first, second] = [capturingLogger(), capturingLogger()];
+    const start = (logger: typeof first.logger) =>
+      startTestBot({ sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger, database, leadershipTimings: TIMINGS });
+    const leader = await start(first.logger);
+    replicas.push(leader);
+    await waitFor('the first replica leading', () => leader.leadership()?.isLeader() && leader.poll);
+    const standby = await start(second.logger);
+    replicas.push(standby);
+    expect(standby.leadership()?.isLeader()).toBe(false);
+
+    // Someone asks the standby for a report (it answers Slack); the report list then fails on the platform,
+    // so each replica that reads it says so in its own log.
+    const now = sim.clock.now();
+    const drive = sim.fleet
+      .assets()
+      .find((a) => a.assetType === 'Drive' && a.powerTrainId === null && ['Basic', 'Standard', 'Premium'].includes(a.level) && Date.parse(a.createdOn) < now - 120 * 86_400_000);
+    if (!drive) throw new Error('no reportable drive in the simulated fleet');
+    const answer = await standby.commands.handle(`report "${drive.serialNumber}" 7d Standby report`, { channel: '#reports', user: 'U0ALICE' });
+    expect(answer.kind).toBe('report_started');
+    sim.faults.set({ paths: [/\/assetdata\/\d+\/report$/], errorRate: 1 });
+    const notRead = (lines: string[]) => lines.filter((l) => /reports: status of report \d+ not read/.test(l));
+    // Two periodic checks of the leader: a timer of the standby, started after the leader's with the same
+    // period, would have fired in between.
+    await waitFor('two checks by the leader', () => notRead(first.lines).length >= 2, 90_000);
+    expect(notRead(second.lines)).toEqual([]);
+
+    // The leader stops: the standby leads, and checks the report at once.
+    await leader.stop();
+    replicas.splice(replicas.indexOf(leader), 1);
+    await waitFor('the standby leading', () => standby.leadership()?.isLeader() && standby.poll, 20_000);
+    await waitFor('the new leader checking the report', () => notRead(second.lines).length >= 1, 30_000);
+    sim.faults.clear();
+  }, 180_000);
 });

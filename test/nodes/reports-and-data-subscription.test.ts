@@ -1,5 +1,6 @@
 // Report Create (wait until ready, download), Report Download (file and link only) and the
 // Data Subscription user's lifecycle, in n8n's engine against the simulator over HTTP.
+import { waitFor } from '../bot/helpers';
 import { startFixture, type Fixture } from './fixture';
 
 let f: Fixture;
@@ -74,8 +75,57 @@ test('Report Create gives up with a clear error when the report is not ready in 
 		parameters: { 'Create Report': { timeoutSeconds: 0.1, pollIntervalSeconds: 0.05 } },
 	});
 	const error = result.nodeError('Create Report');
-	expect(error?.message).toMatch(/^Report \d+ was not ready within 0.1 seconds$/);
+	expect(error?.message).toMatch(/^Report \d+ was not ready within 0\.1 s$/);
 	expect(error?.description).toMatch(/Creating.*Timeout/);
+});
+
+function createReportOnly() {
+	const workflow = f.engine.readWorkflow('reports.json');
+	workflow.nodes = workflow.nodes.filter((n) => n.name === 'Start' || n.name === 'Create Report');
+	workflow.connections = { Start: { main: [[{ node: 'Create Report', type: 'main', index: 0 }]] } };
+	return workflow;
+}
+
+test('Report Create holds its timeout: the last list call gets only what is left of it', async () => {
+	const drive = f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium', 'Premium drive');
+	// The report is ready after 300 ms, but the report list answers after 8 s: a list call that
+	// outlived the 1 s timeout would find it Created and succeed.
+	f.sim.faults.set({ paths: [/\/assetdata\/\d+\/report$/], latencyMs: 8_000 });
+	try {
+		const result = await f.engine.run(createReportOnly(), {
+			input: [{ json: { assetIds: [drive.id], startDate: utc8Date(-10), endDate: utc8Date(-1) } }],
+			parameters: { 'Create Report': { timeoutSeconds: 1, pollIntervalSeconds: 0.2 } },
+		});
+		const error = result.nodeError('Create Report');
+		// Which report, after how long, and what to do, with the field labels the user sees.
+		expect(error?.message).toMatch(/^Report \d+ was not ready within 1 s$/);
+		expect(error?.description).toMatch(/^Its status is still Creating after \d+(\.\d)? s \(Timeout \(Seconds\) is 1\)\. Increase "Timeout \(Seconds\)", or turn off "Wait Until Ready" and download it later with Report > Download\.$/);
+		expect(result.output('Create Report')).toBeUndefined();
+	} finally {
+		f.sim.faults.clear();
+	}
+});
+
+test('Report Create stops waiting at once when the execution is cancelled, whatever its Poll Interval', async () => {
+	const drive = f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium', 'Premium drive');
+	const before = f.sim.requests.api('E21').length;
+	const listedBefore = f.sim.requests.api('E22').length;
+	const cancel = new AbortController();
+	// An hour between checks: only the cancellation can end this wait within the test.
+	const running = f.engine.run(createReportOnly(), {
+		input: [{ json: { assetIds: [drive.id], startDate: utc8Date(-10), endDate: utc8Date(-1) } }],
+		parameters: { 'Create Report': { timeoutSeconds: 7200, pollIntervalSeconds: 3600 } },
+		cancel: cancel.signal,
+	});
+	await waitFor('the report request', () => f.sim.requests.api('E21').length > before && f.sim.requests.api('E21').at(-1)?.status === 200);
+	cancel.abort();
+	const result = await running;
+	const error = result.nodeError('Create Report');
+	expect(error?.message).toMatch(/^Stopped waiting for report \d+: the execution was cancelled$/);
+	expect(error?.description).toMatch(/still Creating\. The platform goes on generating it: download it later with Report > Download/);
+	expect(result.output('Create Report')).toBeUndefined();
+	// Cancelled before its first check: the report list was never read.
+	expect(f.sim.requests.api('E22').length).toBe(listedBefore);
 });
 
 test('Data Subscription: create, get, set data types, reset password, delete; the clear password is shown once', async () => {

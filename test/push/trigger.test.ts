@@ -108,9 +108,17 @@ describe.each(['amqp', 'mqtt'] as const)('Events per Execution over %s', (protoc
     expect(trigger.errors).toEqual([]);
   });
 
-  test('every event of a failed batch comes back when acknowledging on success', async () => {
+  test('every event of a failed batch comes back when acknowledging on success; one warning per failed batch', async () => {
     failing = true;
-    const trigger = await activate({ options: { eventsPerExecution: 4, batchWindow: 0.3, acknowledge: 'executionFinishesSuccessfully' } }, true);
+    const warnings: string[] = [];
+    const logger = { warn: (m: string) => warnings.push(m), debug: () => undefined, info: () => undefined, error: () => undefined };
+    const trigger = await activateTrigger(
+      fx.engine,
+      { mode: 'push', dataTypes: ['AssetEvent'], options: { eventsPerExecution: 4, batchWindow: 0.3, acknowledge: 'executionFinishesSuccessfully' } } as never,
+      PUSH,
+      { withFlaky: true, logger: logger as never },
+    );
+    active.push(trigger);
     const raised = Array.from({ length: 4 }, () => Number(fx.sim.control.raiseEvent(driveId, { eventType: 'Warning' }).id));
     await waitFor(() => trigger.runs.length >= 1, 'the failing batch');
     failing = false;
@@ -121,6 +129,15 @@ describe.each(['amqp', 'mqtt'] as const)('Events per Execution over %s', (protoc
     const ids = trigger.emitted.flatMap((items) => items.map((item) => Number(item.json.id)));
     expect(new Set(ids)).toEqual(new Set(raised));
     expect(ids.length).toBeGreaterThanOrEqual(2 * raised.length); // the failed ones emitted again
+    // A failed execution is one warning, however many messages its batch held: how many, and what becomes of them.
+    const failedRuns = trigger.runs.filter((r) => r.data.resultData.error);
+    const failedBatches = failedRuns.map((r) => r.data.resultData.runData['Drive Monitoring Trigger'][0].data!.main[0]!.length);
+    const told = warnings.filter((w) => w.startsWith('push handler failed'));
+    expect(failedBatches.some((size) => size > 1)).toBe(true);
+    expect(told).toHaveLength(failedRuns.length);
+    for (const [i, size] of failedBatches.entries()) {
+      expect(told[i]).toMatch(size > 1 ? new RegExp(`^push handler failed for a batch of ${size} messages \\(from AssetEvent AssetEvent:\\d+:\\d+:Open\\); all ${size} stay with the broker and are delivered again: the execution failed \\(.+\\) and Acknowledge is "Execution Finishes Successfully"$`) : /^push handler failed for AssetEvent .*; it stays with the broker and is delivered again: the execution failed/);
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { createPushReceiver, type PushDataType, type PushMessage, type PushReceiver, type PushReceiverOptions } from '../../../shared/push';
+import { botClientId, createPushReceiver, type PushDataType, type PushMessage, type PushReceiver, type PushReceiverOptions } from '../../../shared/push';
 import { type BotLogger, errorText } from '../../log';
 import * as metrics from '../../ops/metrics';
 import type { AlertEngine } from '../engine';
@@ -101,6 +101,10 @@ export async function startPushSource(
     password: settings.password,
     topic: settings.topic,
     addressTemplate: settings.addressTemplate,
+    // Replicas (issue 26): one client id for the whole installation and a persistent session, so what
+    // arrives while the leader changes waits at the broker for the next leader, which takes the session over.
+    clientId: botClientId(settings.userName),
+    persistentSession: true,
     dataTypes: [...(cbm ? (['AssetEvent', 'AssetCBM'] as const) : (['AssetEvent'] as const)), ...(extras?.dataTypes ?? [])],
     logger: { warn: (m) => logger.warn(`push ${label}: ${m}`), error: (m) => logger.error(`push ${label}: ${m}`), info: (m) => logger.debug(`push ${label}: ${m}`) },
   });

@@ -83,8 +83,8 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 		this.emit(items, undefined, done);
 		const run = await executions.wait(messages, done.promise);
 		if (acknowledge === 'executionFinishesSuccessfully' && run.data.resultData.error) {
-			const which = messages.length === 1 ? `${messages[0].dataType} ${messages[0].id}` : `${messages.length} messages from ${messages[0].id}`;
-			throw new NodeOperationError(node, `The execution for ${which} failed; the messages stay with the broker`);
+			// The receiver's warning names the messages and says they are delivered again: this says why.
+			throw new NodeOperationError(node, `the execution failed (${run.data.resultData.error.message}) and Acknowledge is "Execution Finishes Successfully"`);
 		}
 	};
 	const batches = batchSize > 1 ? new Batcher(batchSize, Math.round(Number(options.batchWindow ?? DEFAULT_BATCH_WINDOW_SECONDS) * 1000), execute) : undefined;

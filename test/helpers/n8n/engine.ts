@@ -50,6 +50,8 @@ export interface RunOptions {
 	input?: INodeExecutionData[];
 	/** Node parameters to replace, by node name (merged over the file's parameters). */
 	parameters?: Record<string, INodeParameters>;
+	/** Cancels the execution when it aborts, as n8n does on Stop or at the workflow's timeout. */
+	cancel?: AbortSignal;
 }
 
 export class N8nTestEngine {
@@ -130,7 +132,7 @@ export class N8nTestEngine {
 				this.pack.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description.group.includes('trigger'),
 			);
 		if (!start) throw new Error('the workflow has no trigger node');
-		const run = await this.executeFrom(workflow, start, [options.input ?? [{ json: {} }]]);
+		const run = await this.executeFrom(workflow, start, [options.input ?? [{ json: {} }]], 'manual', options.cancel);
 		return {
 			run,
 			output: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? undefined,
@@ -147,6 +149,7 @@ export class N8nTestEngine {
 		start: INode,
 		input: INodeExecutionData[][],
 		mode: 'manual' | 'trigger' = 'manual',
+		cancel?: AbortSignal,
 	): Promise<IRun> {
 		const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {
 			id: workflow.id,
@@ -170,7 +173,17 @@ export class N8nTestEngine {
 				nodeExecutionStack: [{ node: start, data: { main: input }, source: null }],
 			},
 		} as unknown as IRunExecutionData;
-		return await new WorkflowExecute(this.additionalData(hooks), mode, runExecutionData).processRunExecutionData(workflow);
+		const execution = new WorkflowExecute(this.additionalData(hooks), mode, runExecutionData).processRunExecutionData(workflow);
+		if (!cancel) return await execution;
+		// n8n's own cancellation: PCancelable.cancel() aborts the signal nodes get from getExecutionCancelSignal().
+		const onCancel = () => execution.cancel();
+		if (cancel.aborted) onCancel();
+		else cancel.addEventListener('abort', onCancel, { once: true });
+		try {
+			return await execution;
+		} finally {
+			cancel.removeEventListener('abort', onCancel);
+		}
 	}
 
 	private nodeType(type: string): INodeType {

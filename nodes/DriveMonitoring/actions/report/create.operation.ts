@@ -1,5 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
+import { callSignal } from '../../../../shared/core/wait';
+import { formatDuration } from '../../../../shared/errors';
 import type { Report } from '../../../../shared/schemas';
 import type { DriveMonitoringClient } from '../../transport';
 import type { Operation } from '../types';
@@ -149,7 +151,12 @@ function toAssetIds(this: IExecuteFunctions, value: unknown, itemIndex: number):
 	return list.map(Number);
 }
 
-/** Poll the report list (E22) until the report is Created; Failed and the timeout end the wait with an error. */
+/**
+ * Poll the report list (E22) until the report is Created; Failed, the timeout and the execution's
+ * cancellation end the wait with an error. The timeout holds: no wait goes past it, and the list
+ * call made last gets only the time that is left. Cancelling the execution (Stop, or Timeout
+ * Workflow) ends a wait or a list call at once.
+ */
 async function waitForReport(
 	this: IExecuteFunctions,
 	client: DriveMonitoringClient,
@@ -159,8 +166,21 @@ async function waitForReport(
 	intervalMs: number,
 	itemIndex: number,
 ): Promise<Report> {
-	const deadline = Date.now() + timeoutMs;
+	const cancel = this.getExecutionCancelSignal?.();
+	const started = Date.now();
+	const deadline = started + timeoutMs;
+	const seconds = Number((timeoutMs / 1000).toFixed(3));
 	let current = created;
+	const cancelled = () =>
+		new NodeOperationError(this.getNode(), `Stopped waiting for report ${created.id}: the execution was cancelled`, {
+			itemIndex,
+			description: `The execution was stopped (by a person, or by Timeout Workflow in the workflow settings) while the report was still ${current.status}. The platform goes on generating it: download it later with Report > Download, or run the workflow again with "Wait Until Ready" and a "Timeout (Seconds)" that fits in the workflow's timeout.`,
+		});
+	const timedOut = () =>
+		new NodeOperationError(this.getNode(), `Report ${created.id} was not ready within ${formatDuration(timeoutMs)}`, {
+			itemIndex,
+			description: `Its status is still ${current.status} after ${formatDuration(Date.now() - started)} (Timeout (Seconds) is ${seconds}). Increase "Timeout (Seconds)", or turn off "Wait Until Ready" and download it later with Report > Download.`,
+		});
 	for (;;) {
 		if (current.status === 'Created') return current;
 		if (current.status === 'Failed') {
@@ -169,17 +189,29 @@ async function waitForReport(
 				description: 'The platform marked the report as Failed. Check that every asset is at least 7 days old and try again.',
 			});
 		}
-		if (Date.now() + intervalMs > deadline) {
-			throw new NodeOperationError(this.getNode(), `Report ${created.id} was not ready within ${timeoutMs / 1000} seconds`, {
-				itemIndex,
-				description: `Its status is still ${current.status}. Increase "Timeout (Seconds)", or turn off "Wait Until Ready" and download it later with Report > Download.`,
-			});
-		}
-		await sleep(intervalMs);
-		if (this.getExecutionCancelSignal()?.aborted) {
-			throw new NodeOperationError(this.getNode(), `Stopped waiting for report ${created.id}: the execution was cancelled`, { itemIndex });
-		}
-		const listed = (await client.assetData.listReports({ assetId })).find((report) => report.id === created.id);
+		if (cancel?.aborted) throw cancelled();
+		const left = deadline - Date.now();
+		if (left <= 0) throw timedOut();
+		// The last wait ends at the deadline, never after it; n8n's sleep rejects only when the signal aborts.
+		await sleep(Math.min(intervalMs, left), cancel).catch(() => {
+			throw cancelled();
+		});
+		const remaining = deadline - Date.now();
+		if (remaining <= 0) throw timedOut();
+		// The list call gets what is left of the timeout, and ends with the execution; other
+		// errors go on to the node's error handling (which request, what to do).
+		const bound = callSignal([cancel], remaining);
+		const listed = await client.assetData
+			.listReports({ assetId }, { signal: bound.signal })
+			.then(
+				(reports) => reports.find((report) => report.id === created.id),
+				(error: unknown) => {
+					if (cancel?.aborted) throw cancelled();
+					if (bound.deadlinePassed()) throw timedOut();
+					return Promise.reject(error);
+				},
+			)
+			.finally(() => bound.clear());
 		if (listed) current = listed;
 	}
 }
