@@ -6,6 +6,7 @@ import type { AdapterDelivery, AdapterSession, AdapterSettings, PushAdapter } fr
 import { explainAmqpCondition, type BrokerCondition } from './broker-errors';
 import { PushAuthError, PushError, redactUrl } from './errors';
 import { keepOutcomesApart } from './rhea-dispositions';
+import { destroyAmqpSocket } from './rhea-socket';
 
 /**
  * The source address of the user's queue when no template is set, from the broker's open frame:
@@ -39,7 +40,7 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
           clearTimeout(timer);
           reject(error);
           // rhea only half-closes after a refused login; the socket must not outlive the attempt.
-          destroySocket(connection);
+          destroyAmqpSocket(connection);
         };
         const explain = (where: 'connection' | 'session' | 'link', error: BrokerCondition | undefined): PushError =>
           explainAmqpCondition(error, { where, url: safeUrl, userName: settings.userName, address });
@@ -47,7 +48,7 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
         const timer = setTimeout(() => {
           fail(new PushError(`the AMQP broker ${safeUrl} did not open the link to "${address}" within ${settings.connectTimeoutMs} ms: check the Broker URL and that the broker is running`, false));
           connection.close();
-          destroySocket(connection);
+          destroyAmqpSocket(connection);
         }, settings.connectTimeoutMs);
 
         const secure = settings.url.protocol === 'amqps:';
@@ -94,7 +95,7 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
             fail(new PushError(`the AMQP connection to ${safeUrl} was lost${cause ? ` (${cause.code ?? cause.message})` : ''}; reconnecting`, false));
           }
           if (!opened) reject(lastError ?? new PushError(`the AMQP connection to ${safeUrl} closed before the link to "${address}" opened`, false));
-          destroySocket(connection);
+          destroyAmqpSocket(connection);
           endedResolve(closing ? undefined : lastError);
         };
         connection.on('disconnected', (context: EventContext) => finish((context as { error?: { message?: string; code?: string } }).error));
@@ -144,7 +145,7 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
                 await Promise.race([ended, new Promise<void>((resolve) => (wait = setTimeout(resolve, 2000)))]);
                 clearTimeout(wait);
               }
-              destroySocket(connection);
+              destroyAmqpSocket(connection);
               endedResolve(undefined);
             },
           });
@@ -188,20 +189,3 @@ export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
   };
 }
 
-type RheaInternals = { socket?: { destroy(): void }; heartbeat_in?: NodeJS.Timeout; heartbeat_out?: NodeJS.Timeout; abort_idle?: NodeJS.Timeout };
-
-/**
- * Ends the socket for good. rhea clears its idle timers only when the socket says 'end', which a
- * destroyed socket never does: left alone, a two-minute heartbeat timer would keep the process up.
- */
-function destroySocket(connection: Connection): void {
-  const internals = connection as unknown as RheaInternals;
-  internals.socket?.destroy();
-  const clearTimers = (): void => {
-    for (const timer of [internals.heartbeat_in, internals.heartbeat_out, internals.abort_idle]) clearTimeout(timer);
-    internals.heartbeat_in = internals.heartbeat_out = internals.abort_idle = undefined;
-  };
-  clearTimers();
-  // Called from inside rhea's frame handler, rhea re-arms heartbeat_in after the handler returns.
-  setImmediate(clearTimers);
-}

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import type { AddressInfo, Server } from 'node:net';
 import { create_container, message as amqpMessage, type Connection, type Delivery, type EventContext, type Sender } from 'rhea';
 import type { PushEnvelope } from '../../shared/push';
+import { destroyAmqpSocket } from '../../shared/push/rhea-socket';
 import { authenticateSubscriber } from './auth';
 import type { PushHost } from './host';
 import { UserQueue, type QueueConsumer } from './queue';
@@ -120,6 +121,10 @@ export async function startAmqpBroker(host: PushHost, options: { host: string; p
   container.on('session_close', detachSession);
   container.on('connection_close', forgetConnection);
   container.on('disconnected', forgetConnection);
+  // Every connection whose socket has not ended yet: closing the broker ends them and their heartbeat timers.
+  const live = new Set<Connection>();
+  container.on('connection_open', (context: EventContext) => live.add(context.connection));
+  container.on('disconnected', (context: EventContext) => live.delete(context.connection));
   container.on('error', () => undefined);
   container.on('connection_error', () => undefined);
 
@@ -157,6 +162,8 @@ export async function startAmqpBroker(host: PushHost, options: { host: string; p
       for (const connection of connections.keys()) connection.close();
       const closed = new Promise((resolve) => server.close(resolve));
       for (const socket of sockets) socket.destroy();
+      for (const connection of live) destroyAmqpSocket(connection);
+      live.clear();
       await closed;
     },
   };
