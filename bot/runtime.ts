@@ -252,7 +252,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
           },
           caughtUp: (seconds) => logger.info(`push: caught up, lag ${seconds} s`),
         });
-        for (const settings of pushUsers) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled, extras, merge));
+        for (const settings of pushUsers) push.push(await startPushSource(engine, settings, logger, config.cbm.enabled, extras, merge, () => !leadership || leadership.isLeader()));
         pushUsers.forEach((settings, i) => receiverTopics.set(push[i], settings.topic));
         const connected = new Set<PushReceiver>(push);
         for (const receiver of push) {

@@ -59,6 +59,7 @@ export function createPushReceiver(options: PushReceiverOptions): PushReceiver {
     dedupSize: options.dedupSize ?? 10_000,
     initialDelayMs: options.reconnect?.initialDelayMs ?? 250,
     maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
+    mayReconnect: options.mayReconnect,
     logger: options.logger,
     signal: options.signal,
   });

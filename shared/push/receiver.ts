@@ -12,6 +12,7 @@ export interface ReceiverSettings {
   dedupSize: number;
   initialDelayMs: number;
   maxDelayMs: number;
+  mayReconnect?: () => boolean;
   logger?: PushLogger;
   signal?: AbortSignal;
 }
@@ -78,6 +79,7 @@ export class Receiver extends EventEmitter implements Omit<PushReceiver, 'on' | 
       while (this.state === 'running' && !this.session) {
         await this.sleep(backoffDelay(attempt++, this.settings.initialDelayMs, this.settings.maxDelayMs));
         if (this.state !== 'running') return;
+        if (this.settings.mayReconnect && !this.settings.mayReconnect()) continue;
         try {
           this.session = await this.adapter.connect((d) => void this.receive(d));
           attempt = 0;

@@ -70,6 +70,12 @@ export interface PushReceiverOptions {
   /** Message ids remembered for deduplication (default 10,000). */
   dedupSize?: number;
   reconnect?: PushReconnectOptions;
+  /**
+   * Asked before each reconnect: while it says false, the receiver waits out its backoff again instead of
+   * connecting. A bot replica that no longer knows it leads must not take a persistent session (one client id for
+   * every replica) back from the replica that leads now.
+   */
+  mayReconnect?: () => boolean;
   /** Connection and subscription timeout in ms (default 10,000). */
   connectTimeoutMs?: number;
   /** Accept self-signed broker certificates on amqps:/mqtts: (default false). */

@@ -131,6 +131,34 @@ describe.each(['amqp', 'mqtt'] as const)('%s adapter', (protocol) => {
     expect(receiver.stats.reconnects).toBeGreaterThanOrEqual(1);
   });
 
+  test('a lost connection is not made again while mayReconnect says no (a replica that no longer leads)', async () => {
+    const user = platform.createUser(18, [1]);
+    const relay = await startRelay(platform.channel.urls[protocol]);
+    const seen: number[] = [];
+    let leads = true;
+    let asked = 0;
+    const mayReconnect = () => {
+      asked++;
+      return leads;
+    };
+    const receiver = createPushReceiver({ url: relay.url, ...user, reconnect: { initialDelayMs: 20, maxDelayMs: 50 }, mayReconnect });
+    open.push(receiver);
+    await receiver.start((m) => void seen.push((m.record as { id: number }).id));
+    platform.raiseEvent(18, 181, 1);
+    await waitFor(() => seen.length === 1, 'the first event');
+    leads = false;
+    relay.cut();
+    for (let i = 2; i <= 5; i++) platform.raiseEvent(18, 181, i);
+    await waitFor(() => asked >= 5, 'five reconnect attempts refused');
+    expect(receiver.stats.reconnects).toBe(0);
+    expect(seen).toEqual([1]);
+    leads = true;
+    await waitFor(() => seen.length === 5, 'what waited at the broker, once reconnected');
+    await relay.close();
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+    expect(receiver.stats.reconnects).toBe(1);
+  });
+
   test('deleting the user (E29) ends the stream cleanly', async () => {
     const user = platform.createUser(17, [1]);
     const got: PushMessage[] = [];

@@ -93,6 +93,7 @@ export async function startPushSource(
   cbm: boolean,
   extras?: PushExtras,
   merge = new PushMerge(),
+  mayReconnect?: () => boolean,
 ): Promise<PushReceiver> {
   const label = settings.name ?? settings.userName;
   const receiver = createPushReceiver({
@@ -105,6 +106,8 @@ export async function startPushSource(
     // arrives while the leader changes waits at the broker for the next leader, which takes the session over.
     clientId: botClientId(settings.userName),
     persistentSession: true,
+    // A frozen leader that wakes after the broker dropped it must not take the session back before it steps down.
+    mayReconnect,
     dataTypes: [...(cbm ? (['AssetEvent', 'AssetCBM'] as const) : (['AssetEvent'] as const)), ...(extras?.dataTypes ?? [])],
     logger: { warn: (m) => logger.warn(`push ${label}: ${m}`), error: (m) => logger.error(`push ${label}: ${m}`), info: (m) => logger.debug(`push ${label}: ${m}`) },
   });
