@@ -132,6 +132,9 @@ test("names resolve with the n8n node's matcher (shared/resolve): #id, a whole n
 
   await command('status pump', 'part-of-names');
   const parts = JSON.stringify((await responseTo('part-of-names')).blocks);
+  const pumps = all.filter((a) => lower(a).includes('pump') || a.serialNumber.toLowerCase().includes('pump')).length;
+  expect(pumps).toBeGreaterThan(10);
+  expect(parts).toContain(`Several assets match *pump* (${pumps}; the first 10 by name); name one:`);
   const names = [...parts.matchAll(/• ([^·]+?) \(/g)].map((m) => m[1].toLowerCase());
   expect(names.length).toBe(10);
   expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
