@@ -15,7 +15,7 @@
 //   BENCH_N8N_PUSH_VARIANTS (ours-amqp-batch,ours-amqp,n8n-amqp,ours-mqtt-batch,ours-mqtt,n8n-mqtt)
 //   BENCH_N8N_PUSH_RSS_LIMIT_MB (10240), BENCH_N8N_MEMORY_EXECUTIONS (1000)
 //   N8N_CPU_PROF_DIR            write a V8 CPU profile of the n8n main process there (where the time goes)
-// Arguments pick figures: get, events, push, push-queue, memory (default: all).
+// Arguments pick figures: get, events, push, push-queue, memory, tool-answers (default: all).
 // A Node program: the core's timers and HTTP transport (shared/runtime).
 import '../../shared/runtime/node';
 import crypto from 'node:crypto';
@@ -32,9 +32,22 @@ import { createClient, fetchAccessToken } from '../../shared';
 import { triggerClientId } from '../../shared/push';
 import { API_PREFIX } from '../../shared/spec/limits';
 import { startSimulator, type Simulator } from '../../simulator';
+import { parsePrintedJson, type WorkflowJson } from '../../test/n8n/harness';
+import { startScriptedModel } from '../../test/n8n/helpers/scripted-model';
 import type { Figure } from '../suite';
 import { CREDENTIALS, installPackagesUnderTest, PACKAGES_UNDER_TEST } from './packages';
 import { drainAmqp, drainMqtt, type PushUser } from './push';
+import {
+  measureToolAnswers,
+  OPENAI_CREDENTIAL,
+  rowMeets,
+  TOKEN_ESTIMATOR,
+  TOOL_ANSWER_GOALS,
+  toolAnswerQuestions,
+  toolAnswersScript,
+  toolAnswersWorkflow,
+  type ToolAnswerRow,
+} from './tool-answers';
 import {
   ASSET_GET_NODE,
   assetGetWorkflows,
@@ -67,7 +80,7 @@ const SETTINGS = {
   pushQueueWorkers: setting('BENCH_N8N_PUSH_QUEUE_WORKERS', 2),
   memoryExecutions: setting('BENCH_N8N_MEMORY_EXECUTIONS', 1000),
 };
-const FIGURES = ['get', 'events', 'push', 'push-queue', 'memory'] as const;
+const FIGURES = ['get', 'events', 'push', 'push-queue', 'memory', 'tool-answers'] as const;
 type FigureName = (typeof FIGURES)[number];
 
 /**
@@ -95,7 +108,7 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: n
 }
 
 /** Imports credentials (in clear; n8n encrypts them with the instance's key) and workflows. */
-async function importInto(instance: N8nInstance, credentials: Array<Record<string, unknown>>, workflows: BenchWorkflow[]): Promise<void> {
+async function importInto(instance: N8nInstance, credentials: Array<Record<string, unknown>>, workflows: Array<BenchWorkflow | WorkflowJson>): Promise<void> {
   const dir = fs.mkdtempSync(path.join(instance.userFolder, 'import-'));
   fs.writeFileSync(path.join(dir, 'credentials.json'), JSON.stringify(credentials));
   await n8nCommand(instance, ['import:credentials', `--input=${path.join(dir, 'credentials.json')}`]);
@@ -476,6 +489,62 @@ async function manyWebhooks(n8n: BenchN8n, workflow: BenchWorkflow, body: unknow
   );
 }
 
+const TOOL_ANSWERS_DESCRIPTION = `Per read operation, the answer a model receives from our node as an AI tool (its default compact answer) against the answer of n8n's HTTP Request tool (its defaults; its Optimize Response option, off by default, keeps chosen fields or cuts the text at a number of characters: it drops facts rather than summarizing them) calling the same endpoint for the same question, both tools of one AI Agent in the same n8n, against the simulator. The model is the scripted OpenAI-compatible server of the real-n8n tests (test/n8n/helpers/scripted-model.ts): in one turn it calls every tool (the HTTP Request tool once per window where the API answers at most 7 or 30 days), and the tool results it receives in the next request are what is measured (n8n sends JSON.stringify of the tool's output items). Tokens: ${TOKEN_ESTIMATOR}. Goal (issue 27): every answer under ${TOOL_ANSWER_GOALS.maxTokens.toLocaleString('en')} tokens, at least ${TOOL_ANSWER_GOALS.minRatio}x smaller than the raw answer where that is large (over ${TOOL_ANSWER_GOALS.largeRawBytes / 1000} kB, the bound issue 27 sets for a tool answer), and the same facts in it (checked per operation against the raw answer of the same run).`;
+
+/** Issue 27's benchmark: our tool's answers against the HTTP Request tool's, as the model receives them. */
+async function figureToolAnswers(
+  instance: N8nInstance,
+  model: Awaited<ReturnType<typeof startScriptedModel>>,
+  questions: Awaited<ReturnType<typeof toolAnswerQuestions>>,
+  workflow: WorkflowJson,
+): Promise<{ section: Section; rows: ToolAnswerRow[] }> {
+  const calls = toolAnswersScript(questions);
+  log(`tool-answers: ${questions.length} questions, ${calls.length} tool calls in one agent turn`);
+  model.play([{ toolCalls: calls }], 'Done.');
+  const result = await n8nCommand(instance, ['execute', `--id=${workflow.id}`, '--rawOutput'], { allowFailure: true });
+  fs.writeFileSync(path.join(ARTIFACTS, `tool-answers-${Date.now()}.log`), `${result.stdout}\n${result.stderr}`);
+  if (result.code !== 0) throw new Error(`tool-answers: n8n execute exited with ${result.code}:\n${`${result.stdout}\n${result.stderr}`.slice(-4000)}`);
+  const runData = (parsePrintedJson(result.stdout) as { data: { resultData: { runData: Record<string, Array<{ error?: { message: string } }>> } } }).data.resultData.runData;
+  const agentError = runData['AI Agent']?.[0]?.error;
+  if (agentError) throw new Error(`tool-answers: the agent failed: ${agentError.message}`);
+  if (model.requests.length !== 2) throw new Error(`tool-answers: the model was asked ${model.requests.length} times, expected 2 (the tool calls, then the answer)`);
+  const rows = await measureToolAnswers(questions, model.requests[1].toolResults);
+  const kb = (bytes: number) => `${(bytes / 1000).toLocaleString('en', { maximumFractionDigits: 1 })} kB`;
+  const figures: Figure[] = rows.map((row) => ({
+    name: `${row.operation}: "${row.question}"`,
+    value: `${row.oursTokens.toLocaleString('en')} tokens, ${kb(row.oursBytes)} (Drive Monitoring tool, 1 call)${row.factProblems.length ? `; facts differ: ${row.factProblems.join('; ')}` : '; same facts'}`,
+    baseline: `${row.rawTokens.toLocaleString('en')} tokens, ${kb(row.rawBytes)} (HTTP Request tool, ${row.rawCalls} call${row.rawCalls > 1 ? 's' : ''})`,
+    ratio: `${(row.rawTokens / row.oursTokens).toFixed(1)}x smaller`,
+    target: `< ${TOOL_ANSWER_GOALS.maxTokens.toLocaleString('en')} tokens; >= ${TOOL_ANSWER_GOALS.minRatio}x smaller where raw > ${TOOL_ANSWER_GOALS.largeRawBytes / 1000} kB; same facts`,
+    met: rowMeets(row),
+  }));
+  for (const row of rows) log(`tool-answers: ${row.key}: ours ${row.oursTokens} tokens, raw ${row.rawTokens} tokens (${row.rawCalls} calls)${row.factProblems.length ? `; FACTS: ${row.factProblems.join('; ')}` : ''}`);
+  return { section: { name: 'Tool answers', description: TOOL_ANSWERS_DESCRIPTION, figures, raw: rows }, rows };
+}
+
+/** The tool-answers figure in a file of its own, named by the day of the run: the table with the facts compared. */
+function writeToolAnswers(started: Date, packages: string[], rows: ToolAnswerRow[]): void {
+  const file = path.join(REPO_ROOT, 'bench', 'results', `n8n-tool-answers-${started.toISOString().slice(0, 10)}.md`);
+  const n = (value: number) => value.toLocaleString('en');
+  const lines = [
+    '# Tool answers: the Drive Monitoring tool against the HTTP Request tool',
+    '',
+    `n8n ${N8N_VERSION}, Node ${process.version}, ${process.platform}/${process.arch}; packages ${packages.join(', ')}; measured ${started.toISOString()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end (${os.cpus().length} cores). Reproduce: \`npm run bench:n8n -- tool-answers\`.`,
+    '',
+    TOOL_ANSWERS_DESCRIPTION,
+    '',
+    '| operation | question | ours: tokens (bytes) | HTTP Request tool: calls, tokens (bytes) | smaller by | facts compared | same facts | met |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.operation} | ${r.question} | ${n(r.oursTokens)} (${n(r.oursBytes)}) | ${r.rawCalls}, ${n(r.rawTokens)} (${n(r.rawBytes)}) | ${(r.rawTokens / r.oursTokens).toFixed(1)}x | ${r.facts} | ${r.factProblems.length ? `NO: ${r.factProblems.join('; ').replace(/\|/g, '\\|')}` : 'yes'} | ${rowMeets(r) ? 'yes' : 'NO'} |`,
+    ),
+    '',
+  ];
+  fs.writeFileSync(file, lines.join('\n'));
+  log(`tool-answers: written to ${file}`);
+}
+
 async function main(): Promise<void> {
   const picked = process.argv.slice(2) as FigureName[];
   const unknown = picked.filter((p) => !FIGURES.includes(p));
@@ -509,6 +578,7 @@ async function main(): Promise<void> {
     const user = await client.dataSubscription.createUser();
     const topic = `bench${crypto.randomBytes(3).toString('hex')}`;
     await client.dataSubscription.setDataTypes({ subCustomerId: user.id, topicName: topic, subDataTypes: ['AssetEvent'] });
+    const toolAnswers = wanted('tool-answers') ? await toolAnswerQuestions({ sim, client, apiBase: `${sim.info.baseUrl}${API_PREFIX}`, orgId: eu.orgId }) : [];
     await client.close();
     const pushUser: PushUser = { userName: String(user.userName), password: String(user.password), topic };
     const ctx: Context = { sim, apiBase: `${sim.info.baseUrl}${API_PREFIX}`, assetIds: assets.map((a) => a.id), yearDriveId: yearDrive.id, pushUser };
@@ -530,7 +600,10 @@ async function main(): Promise<void> {
     const events = eventsWorkflows(ctx.apiBase);
     const push = pushWorkflows(topic, SETTINGS.parallelMessages, SETTINGS.pushBatch);
     log('importing credentials and workflows');
-    await importInto(withPack, [...credentials, ...stockCredentials], [get.ours, get.theirs, events.ours, events.theirs, ...Object.values(push)]);
+    const toolAnswersFlow = toolAnswersWorkflow(toolAnswers);
+    const model = wanted('tool-answers') ? await startScriptedModel() : undefined;
+    const modelCredentials = model ? [{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } }] : [];
+    await importInto(withPack, [...credentials, ...stockCredentials, ...modelCredentials], [get.ours, get.theirs, events.ours, events.theirs, ...Object.values(push), ...(model ? [toolAnswersFlow] : [])]);
     if (wanted('memory')) await importInto(stock, stockCredentials, [get.theirs, events.theirs, push['n8n-amqp']]);
     const webhookWorkflows = [get.ours.id, get.theirs.id, events.ours.id, events.theirs.id];
 
@@ -607,6 +680,16 @@ async function main(): Promise<void> {
       });
     }
 
+    if (model) {
+      try {
+        const result = await figureToolAnswers(withPack, model, toolAnswers, toolAnswersFlow);
+        sections.push(result.section);
+        writeToolAnswers(started, installed.map((p) => `${p.name}@${p.version}`), result.rows);
+      } finally {
+        await model.close();
+      }
+    }
+
     writeResults(started, installed.map((p) => `${p.name}@${p.version}`), sections);
   } finally {
     await sim.close();
@@ -624,7 +707,7 @@ interface Section {
   run?: { started: string; settings: typeof SETTINGS; packages: string[]; load: string };
 }
 
-const SECTION_ORDER = ['Asset > Get', 'A year of events', 'Push burst', 'Push burst, queue mode', 'Memory'];
+const SECTION_ORDER = ['Asset > Get', 'A year of events', 'Push burst', 'Push burst, queue mode', 'Memory', 'Tool answers'];
 
 /** Writes this run's sections, keeping the sections of figures this run did not measure. */
 function writeResults(started: Date, packages: string[], measured: Section[]): void {
@@ -638,7 +721,7 @@ function writeResults(started: Date, packages: string[], measured: Section[]): v
     .filter((section) => !measured.some((m) => m.name === section.name))
     .map((section) => ({ ...section, run: section.run ?? { started: earlier.started ?? '', settings: earlier.settings ?? SETTINGS, packages: earlier.packages ?? [], load: '' } }));
   const sections = [...kept, ...measured.map((section) => ({ ...section, run }))].sort((a, b) => SECTION_ORDER.indexOf(a.name) - SECTION_ORDER.indexOf(b.name));
-  const header = ['# Real-n8n benchmark results', '', `n8n ${N8N_VERSION}, Node ${process.version}, ${process.platform}/${process.arch}. Reproduce: \`npm run bench:n8n\` (or one figure: \`-- get\`, \`events\`, \`push\`, \`push-queue\`, \`memory\`).`, ''];
+  const header = ['# Real-n8n benchmark results', '', `n8n ${N8N_VERSION}, Node ${process.version}, ${process.platform}/${process.arch}. Reproduce: \`npm run bench:n8n\` (or one figure: \`-- get\`, \`events\`, \`push\`, \`push-queue\`, \`memory\`, \`tool-answers\`).`, ''];
   const body = sections.flatMap((s) => [
     `## ${s.name}`,
     '',

@@ -163,7 +163,10 @@ export function commandMessage(result: CommandResult, timeZone: string): SlackMe
         blocks: [section(`No asset matches *${esc(result.query)}*.${result.suggestions.length ? ` Did you mean:\n${assetList(result.suggestions)}` : ''}`)],
       };
     case 'ambiguous':
-      return { text: `Several assets match "${result.query}"`, blocks: [section(`Several assets match *${esc(result.query)}*; name one:\n${assetList(result.matches)}`)] };
+      return {
+        text: `Several assets match "${result.query}"`,
+        blocks: [section(`Several assets match *${esc(result.query)}*${(result.total ?? 0) > result.matches.length ? ` (${result.total}; the first ${result.matches.length} by name)` : ''}; name one:\n${assetList(result.matches)}`)],
+      };
     case 'status':
       return { text: `Status of ${assetLine(result.asset)}`, blocks: statusBlocks(result, timeZone) };
     case 'events':

@@ -132,7 +132,7 @@ export class CommandHandler {
     await this.deps.directory.ensure();
     const found = this.deps.directory.lookup(query);
     if (found.kind === 'none') return { kind: 'not_found', query, suggestions: found.suggestions.map(listRef) };
-    if (found.kind === 'ambiguous') return { kind: 'ambiguous', query, matches: found.matches.map(listRef) };
+    if (found.kind === 'ambiguous') return { kind: 'ambiguous', query, matches: found.matches.map(listRef), total: found.total };
     return answer(found.asset);
   }
 

@@ -36,7 +36,8 @@ export type CommandResult =
   | { kind: 'usage'; command: string; message: string }
   | { kind: 'refused'; message: string }
   | { kind: 'not_found'; query: string; suggestions: AssetRef[] }
-  | { kind: 'ambiguous'; query: string; matches: AssetRef[] }
+  /** `total`: how many matched; `matches` are the first by name. */
+  | { kind: 'ambiguous'; query: string; matches: AssetRef[]; total?: number }
   | AssetStatus
   | { kind: 'events'; asset: AssetRef; range: string; events: PlatformEvent[]; denied?: string }
   | { kind: 'cbm'; asset: AssetRef; cbm: CbmSection }

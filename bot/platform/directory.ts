@@ -1,11 +1,13 @@
 import { Limiter } from '../../shared/core/limiter';
+import { resolveName } from '../../shared/resolve/match';
 import type { AssetRef } from '../alerts/model';
 import type { BotLogger } from '../log';
 import type { AssetDetail, AssetListItem, DrivePlatform, OrgNode } from './types';
 
 export type Lookup =
   | { kind: 'found'; asset: AssetListItem }
-  | { kind: 'ambiguous'; matches: AssetListItem[] }
+  /** The first candidates by name (at most CANDIDATES_SHOWN of shared/resolve/match) and how many matched. */
+  | { kind: 'ambiguous'; matches: AssetListItem[]; total: number }
   | { kind: 'none'; suggestions: AssetListItem[] };
 
 /** Asset details kept (E8); each is a few hundred bytes. */
@@ -86,21 +88,16 @@ export class AssetDirectory {
     return this.byIdMap.get(id);
   }
 
-  /** By id (`123` or `#123`), serial number, exact name, then a unique part of a name. */
+  /**
+   * By id (`123` or `#123`), serial number or name, with the matcher the n8n node uses
+   * (shared/resolve/match): a whole name or serial number wins over a part of one; several
+   * matches of the winning kind are ambiguous. Nothing matching: the nearest names as suggestions.
+   */
   lookup(query: string): Lookup {
-    const q = norm(query);
-    const id = /^#?(\d+)$/.exec(q);
-    if (id) {
-      const asset = this.byIdMap.get(Number(id[1]));
-      if (asset) return { kind: 'found', asset };
-    }
-    const exact = this.assets.filter((a) => norm(a.serialNumber) === q || norm(a.name) === q);
-    if (exact.length === 1) return { kind: 'found', asset: exact[0] };
-    if (exact.length > 1) return { kind: 'ambiguous', matches: exact.slice(0, 10) };
-    const partial = this.search(query, 11);
-    if (partial.length === 1) return { kind: 'found', asset: partial[0] };
-    if (partial.length > 1) return { kind: 'ambiguous', matches: partial.slice(0, 10) };
-    return { kind: 'none', suggestions: this.suggest(q, 5) };
+    const found = resolveName(query.trim().replace(/^#(?=\d+$)/, ''), this.assets);
+    if (found.kind === 'one') return { kind: 'found', asset: found.target };
+    if (found.kind === 'ambiguous') return { kind: 'ambiguous', matches: found.candidates, total: found.total };
+    return { kind: 'none', suggestions: this.suggest(norm(query), 5) };
   }
 
   /** Assets whose name, serial number or group contains the text. */

@@ -140,7 +140,7 @@ export class ReportService {
       const hint = found.suggestions.length ? ` Did you mean ${found.suggestions.slice(0, 3).map((a) => `"${a.name ?? a.id}"`).join(', ')}?` : '';
       return { kind: 'refused', message: `No asset or asset group is called "${target}".${hint}` };
     }
-    if (found.kind === 'ambiguous') return { kind: 'refused', message: `Several assets match "${target}": ${found.matches.slice(0, 5).map((a) => `${a.name} (id ${a.id})`).join(', ')}. Name one by its id or serial number.` };
+    if (found.kind === 'ambiguous') return { kind: 'refused', message: `${found.total} assets match "${target}": ${found.matches.slice(0, 5).map((a) => `${a.name} (id ${a.id})`).join(', ')}. Name one by its id or serial number.` };
     if (found.asset.assetType === 'PowerTrain') {
       const members = (found.asset.subAssets ?? []).map((a) => `${a.assetType} ${a.name ?? a.id} (id ${a.id})`).join(' or ');
       return { kind: 'refused', message: `${found.asset.name ?? 'This asset'} is a PowerTrain, which the platform does not report on. Report its ${members || 'drive or motor'} instead.` };

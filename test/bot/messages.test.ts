@@ -49,7 +49,7 @@ const results: CommandResult[] = [
   { kind: 'refused', message: 'Not here.' },
   { kind: 'error', message: `The platform failed ${long(5000)}` },
   { kind: 'not_found', query: 'pmup', suggestions: refs(5) },
-  { kind: 'ambiguous', query: 'pump', matches: refs(20) },
+  { kind: 'ambiguous', query: 'pump', matches: refs(10), total: 20 },
   status,
   { kind: 'events', asset, range: '30d', events: Array.from({ length: 250 }, (_, i) => event(i)) },
   { kind: 'events', asset, range: '24h', events: [] },

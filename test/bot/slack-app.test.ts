@@ -108,6 +108,39 @@ test('--channel posts the answer for everyone; an unknown asset gets suggestions
   expect(JSON.stringify(answer.blocks)).toContain(drive.serialNumber);
 });
 
+test("names resolve with the n8n node's matcher (shared/resolve): #id, a whole name over a part of one, candidates by name", async () => {
+  const drive = anyDrive((a) => a.level !== 'expired');
+  await command(`status #${drive.id}`, 'hash-id');
+  expect(String((await responseTo('hash-id')).text)).toContain(drive.serialNumber);
+
+  // A whole name wins over a part of one: one asset's whole name, part of others' names, is that asset.
+  const all = sim.fleet.assets();
+  const lower = (a: { name: string }) => a.name.toLowerCase();
+  const unique = all.find((a) => all.filter((b) => lower(b) === lower(a)).length === 1 && all.some((b) => b !== a && lower(b).includes(lower(a))));
+  if (!unique) throw new Error('the simulated fleet has no name that is whole for one asset and part of another');
+  await command(`status ${unique.name.toUpperCase()}`, 'whole-name');
+  const wholeAnswer = String((await responseTo('whole-name')).text);
+  expect(wholeAnswer).toMatch(/^Status of /);
+  expect(wholeAnswer).toContain(unique.name);
+  // Several assets with the same whole name: those are the candidates, none of the longer names.
+  const repeated = all.find((a) => all.filter((b) => lower(b) === lower(a)).length > 1)!;
+  await command(`status ${repeated.name}`, 'same-names');
+  const ambiguous = await responseTo('same-names');
+  expect(String(ambiguous.text)).toBe(`Several assets match "${repeated.name}"`);
+  const listed = [...JSON.stringify(ambiguous.blocks).matchAll(/id (\d+)/g)].map((m) => Number(m[1]));
+  expect(listed.sort()).toEqual(all.filter((a) => lower(a) === lower(repeated)).map((a) => a.id).sort());
+
+  await command('status pump', 'part-of-names');
+  const parts = JSON.stringify((await responseTo('part-of-names')).blocks);
+  const pumps = all.filter((a) => lower(a).includes('pump') || a.serialNumber.toLowerCase().includes('pump')).length;
+  expect(pumps).toBeGreaterThan(10);
+  expect(parts).toContain(`Several assets match *pump* (${pumps}; the first 10 by name); name one:`);
+  const names = [...parts.matchAll(/• ([^·]+?) \(/g)].map((m) => m[1].toLowerCase());
+  expect(names.length).toBe(10);
+  expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+  expect(names.every((name) => name.includes('pump'))).toBe(true);
+});
+
 test('a 102403 is explained with the level the asset has and the level it needs', async () => {
   const entry = anyDrive((a) => a.level === 'Entry' || a.level === 'Basic');
   await command(`cbm ${entry.id}`, 'cbm-denied');

@@ -176,7 +176,7 @@ describe('the read operations as tools of the AI Agent (Responses API)', () => {
     expect(trendAnswer.map((t) => t.code)).toEqual(trendCodes);
     for (const series of trendAnswer) {
       expect(series).toEqual(expect.objectContaining({ min: expect.any(Number), max: expect.any(Number), mean: expect.any(Number) }));
-      expect((series.series as unknown[]).length).toBeLessThanOrEqual(100);
+      expect((series.series as { bucketMeans: unknown[] }).bucketMeans.length).toBeLessThanOrEqual(100);
     }
   });
 });

@@ -31,6 +31,8 @@ import { OPENAI_CREDENTIAL, readTools } from './helpers/agent-workflows';
 import { startScriptedModel, type ScriptedModel } from './helpers/scripted-model';
 
 const CREDENTIAL = { id: 'dmE2eMcpCred1', name: 'Drive Monitoring (simulator)' };
+// Slack is a service outside this machine: the review example only needs a credential to publish.
+const SLACK_CREDENTIAL = { id: 'dmE2eSlackCred1', name: 'Slack (never called)' };
 const MCP_PATH = 'drive-monitoring-e2e';
 const BOUND = 16_000;
 
@@ -98,6 +100,7 @@ function mcpWorkflow(): WorkflowJson {
 }
 
 let askWorkflow: WorkflowJson;
+let reviewWorkflow: WorkflowJson;
 
 /** Waits (at most a minute) until n8n has registered a production webhook: a GET no longer answers 404. */
 async function untilRegistered(url: string): Promise<void> {
@@ -125,6 +128,7 @@ beforeAll(async () => {
   drive = found;
   await importCredential(state.instance, { ...CREDENTIAL, type: 'driveMonitoringApi', data: credentialData });
   await importCredential(state.instance, { ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } });
+  await importCredential(state.instance, { ...SLACK_CREDENTIAL, type: 'slackApi', data: { accessToken: 'xoxb-never-sent' } });
 });
 
 afterAll(async () => {
@@ -171,13 +175,16 @@ describe('example "Triage a fault" (n8n execute)', () => {
 describe('a running n8n: the chat example and the MCP Server Trigger', () => {
   beforeAll(async () => {
     askWorkflow = setUp(readExample('ask-about-your-fleet.json'), 'exAskAboutFleet1');
-    const active = [askWorkflow, mcpWorkflow()];
-    await importWorkflows(state.instance, active, { driveMonitoringApi: CREDENTIAL });
+    reviewWorkflow = setUp(readExample('changes-with-human-review.json'), 'exChangesReview1');
+    const active = [askWorkflow, reviewWorkflow, mcpWorkflow()];
+    await importWorkflows(state.instance, active, { driveMonitoringApi: CREDENTIAL, slackApi: SLACK_CREDENTIAL });
     for (const workflow of active) await n8nCommand(state.instance, ['publish:workflow', `--id=${workflow.id}`]);
     server = await startN8nServer(state.instance, path.join(ARTIFACTS, 'ai-mcp-server.log'));
     // n8n answers its readiness check before it has activated the published workflows.
-    const chatId = askWorkflow.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger')!.webhookId as string;
-    await untilRegistered(`${server.url}/webhook/${chatId}/chat`);
+    for (const workflow of [askWorkflow, reviewWorkflow]) {
+      const chatId = workflow.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger')!.webhookId as string;
+      await untilRegistered(`${server.url}/webhook/${chatId}/chat`);
+    }
     await untilRegistered(`${server.url}/mcp/${MCP_PATH}`);
   });
 
@@ -209,6 +216,37 @@ describe('a running n8n: the chat example and the MCP Server Trigger', () => {
     const health = requests[2].toolResults.find((r) => r.name === 'Get_Health')!;
     const conditions = await direct.assetData.getConditions({ assetId: drive.id });
     expect(JSON.parse(health.output)).toEqual(conditions.map((c) => ({ assetId: drive.id, ...c })));
+  });
+
+  test('"Changes with human review": published, and the changing tools reach the model only through the Slack review node', async () => {
+    const trigger = reviewWorkflow.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger')!;
+    const review = reviewWorkflow.nodes.find((n) => n.name === 'Review in Slack')!;
+    // n8n 2.41 makes the review tool from the Slack node's send-and-wait operation.
+    expect(review.type).toBe('n8n-nodes-base.slackHitlTool');
+    expect(reviewWorkflow.connections['Move Asset'].ai_tool[0][0].node).toBe('Review in Slack');
+    expect(reviewWorkflow.connections['Rename Asset'].ai_tool[0][0].node).toBe('Review in Slack');
+    model.play([], 'I can move or rename an asset once a person approves it in Slack.');
+    const start = model.requests.length;
+    const response = await fetch(`${server!.url}/webhook/${trigger.webhookId as string}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'sendMessage', sessionId: 'e2e-review', chatInput: 'What can you change?' }),
+      signal: AbortSignal.timeout(120_000),
+    });
+    const body = await response.text();
+    expect(response.status).toBe(200);
+    expect(body).toContain('once a person approves it in Slack');
+
+    const [offered] = model.requests.slice(start);
+    const tools = Object.fromEntries(offered.tools.map((t) => [t.name, t]));
+    expect(Object.keys(tools).sort()).toEqual(['Get_Asset', 'List_Assets', 'Move_Asset', 'Rename_Asset']);
+    // A gated tool keeps its name and description; its parameters come wrapped beside the review layer's.
+    expect(tools.Move_Asset.description).toMatch(/^Move an asset to another group\. CHANGES THE FLEET/);
+    const gated = tools.Move_Asset.parameters as { properties: Record<string, { properties?: Record<string, unknown> }> };
+    expect(Object.keys(gated.properties).sort()).toEqual(['hitlParameters', 'toolParameters']);
+    expect(Object.keys(gated.properties.toolParameters.properties ?? {}).sort()).toEqual(['asset', 'targetGroup']);
+    const ungated = tools.Get_Asset.parameters as { properties: Record<string, unknown> };
+    expect(Object.keys(ungated.properties)).toEqual(['asset']);
   });
 
   test('an MCP client lists our tools and calls one: the answer is the simulator\'s', async () => {

@@ -62,7 +62,13 @@ describe('trend and signal data as a tool', () => {
 			expect(summary.max).toBe(Math.max(...values));
 			expect(summary.mean as number).toBeCloseTo(values.reduce((s, v) => s + v, 0) / values.length, 2);
 			expect((summary.last as IDataObject).value).toBe(values[values.length - 1]);
-			expect((summary.series as unknown[]).length).toBeLessThanOrEqual(100);
+			// At most 100 means of equal time buckets from the first point to the last, no timestamp per value.
+			const buckets = summary.series as { from: string; to: string; bucketMinutes: number; bucketMeans: Array<number | null> };
+			expect(buckets.bucketMeans.length).toBeLessThanOrEqual(100);
+			expect(Date.parse(buckets.from)).toBe(Date.parse(String((series.points as IDataObject[])[0].timestamp)));
+			expect(Date.parse(buckets.to)).toBe(Date.parse(String((series.points as IDataObject[]).at(-1)!.timestamp)));
+			expect(buckets.bucketMinutes * buckets.bucketMeans.length).toBeCloseTo((Date.parse(buckets.to) - Date.parse(buckets.from)) / 60_000, 0);
+			for (const mean of buckets.bucketMeans) if (mean !== null) expect(mean).toBeGreaterThanOrEqual(summary.min as number);
 			expect(summary.points).toBeUndefined();
 		}
 	});

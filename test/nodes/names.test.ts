@@ -110,3 +110,38 @@ describe.each([
 		expect(f.sim.requests.api('E11')).toHaveLength(0);
 	});
 });
+
+describe('a fleet report by names (Asset Names or IDs)', () => {
+	const utc8Date = (offsetDays: number) => new Date(f.sim.clock.now() + 8 * 3600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
+	const fleetReport = (assetIds: string[]): INodeParameters => ({
+		resource: 'report',
+		operation: 'create',
+		reportType: 'UserFleetReport',
+		assetIds,
+		title: 'Fleet by name',
+		startDate: utc8Date(-14),
+		endDate: utc8Date(-1),
+		waitUntilReady: false,
+	});
+
+	test('a name and an ID resolve as in the other asset fields; the report covers both assets', async () => {
+		const reportable = f.sim.fleet
+			.assets()
+			.filter((a) => a.orgId === f.euOrgId && a.assetType === 'Drive' && ['Basic', 'Standard', 'Premium'].includes(a.level))
+			.filter((a) => Date.parse(a.createdOn) < f.sim.clock.now() - 30 * 86_400_000 && a.id !== alpha.id && a.id !== beta.id);
+		const [named, byId] = reportable;
+		await f.direct.assets.rename({ id: named.id, name: 'Zeta Fleet Gamma' });
+		const { output, error } = await run(fleetReport(['zeta fleet gamma', String(byId.id)]));
+		expect(error).toBeUndefined();
+		const reportId = output![0].id;
+		for (const asset of [named, byId]) {
+			expect((await f.direct.assetData.listReports({ assetId: asset.id })).map((r) => r.id)).toContain(reportId);
+		}
+	});
+
+	test('an ambiguous name is refused with the candidates before the report is requested', async () => {
+		const { error } = await run(fleetReport(['zeta pump']));
+		expect(error?.message).toMatch(/^Asset Names or IDs: Asset "zeta pump" matches 2 assets: /);
+		expect(f.sim.requests.api('E21')).toHaveLength(0);
+	});
+});

@@ -11,6 +11,9 @@ import { NodeOperationError } from 'n8n-workflow';
 export const DEFAULT_TOOL_ANSWER_BYTES = 16_000;
 export const DEFAULT_LIST_ENTRIES = 20;
 export const MAX_SERIES_POINTS = 100;
+/** Points of all series of one answer together: many signals share them (at least 10 each). */
+export const MAX_ANSWER_POINTS = 300;
+const MIN_SERIES_POINTS = 10;
 
 export const toolAnswerOptions: INodeProperties[] = [
 	{
@@ -52,12 +55,16 @@ export function answersCompact(this: IExecuteFunctions): boolean {
 
 type Point = { timestamp: string; value: unknown };
 
-/** One series: unit and statistics, the last value and at most `points` points (bucket means). */
+/**
+ * One series: unit and statistics, the last value and at most `points` values: the means of equal
+ * time buckets from the first point to the last (null where a bucket has no point). Only the
+ * bucket values are listed, not a timestamp per value: that is most of what a model pays for.
+ */
 export function summarizeSeries(series: IDataObject, points = MAX_SERIES_POINTS): IDataObject {
 	const { points: raw, ...config } = series as IDataObject & { points: Point[] };
 	const valued = raw
-		.map((p) => ({ timestamp: p.timestamp, value: numberOf(p) }))
-		.filter((p): p is { timestamp: string; value: number } => p.value !== undefined);
+		.map((p) => ({ time: Date.parse(String(p.timestamp)), timestamp: p.timestamp, value: numberOf(p) }))
+		.filter((p): p is { time: number; timestamp: string; value: number } => p.value !== undefined && Number.isFinite(p.time));
 	if (valued.length === 0) return { ...config, pointCount: raw.length, values: 0 };
 	let min = Infinity;
 	let max = -Infinity;
@@ -75,7 +82,7 @@ export function summarizeSeries(series: IDataObject, points = MAX_SERIES_POINTS)
 		max,
 		mean: round(sum / valued.length),
 		last: { timestamp: last.timestamp, value: last.value },
-		series: downsample(valued, points),
+		series: timeBuckets(valued, points),
 	};
 }
 
@@ -86,13 +93,26 @@ function numberOf(point: IDataObject | Point): number | undefined {
 	return typeof candidate === 'number' && Number.isFinite(candidate) ? candidate : undefined;
 }
 
-function downsample(points: Array<{ timestamp: string; value: number }>, limit: number): IDataObject[] {
-	if (points.length <= limit) return points;
-	const size = points.length / limit;
-	return Array.from({ length: limit }, (_, i) => {
-		const bucket = points.slice(Math.floor(i * size), Math.floor((i + 1) * size));
-		return { timestamp: bucket[0].timestamp, value: round(bucket.reduce((s, p) => s + p.value, 0) / bucket.length) };
-	});
+/** At most `limit` equal time buckets from the first point to the last, each the mean of its points. */
+function timeBuckets(points: Array<{ time: number; timestamp: string; value: number }>, limit: number): IDataObject {
+	const sorted = [...points].sort((a, b) => a.time - b.time);
+	const from = sorted[0];
+	const to = sorted[sorted.length - 1];
+	const count = Math.max(1, Math.min(limit, sorted.length));
+	const width = (to.time - from.time) / count;
+	const sums = new Array<number>(count).fill(0);
+	const counts = new Array<number>(count).fill(0);
+	for (const point of sorted) {
+		const index = width > 0 ? Math.min(count - 1, Math.floor((point.time - from.time) / width)) : 0;
+		sums[index] += point.value;
+		counts[index] += 1;
+	}
+	return {
+		from: new Date(from.time).toISOString().replace('.000Z', 'Z'),
+		to: new Date(to.time).toISOString().replace('.000Z', 'Z'),
+		bucketMinutes: Math.round((width / 60_000) * 100) / 100,
+		bucketMeans: sums.map((total, i) => (counts[i] ? round(total / counts[i]) : null)),
+	};
 }
 
 const round = (n: number): number => Math.round(n * 1000) / 1000;
@@ -149,7 +169,9 @@ function cutToFit(text: string, maxBytes: number): IDataObject {
 }
 
 function shape(entries: IDataObject[], points: number, listSize: number): INodeExecutionData[] {
-	const summarized = entries.map((json) => (Array.isArray(json.points) ? summarizeSeries(json, points) : json));
+	const seriesCount = entries.filter((json) => Array.isArray(json.points)).length;
+	const perSeries = Math.min(points, Math.max(MIN_SERIES_POINTS, Math.floor(MAX_ANSWER_POINTS / Math.max(1, seriesCount))));
+	const summarized = entries.map((json) => (Array.isArray(json.points) ? summarizeSeries(json, perSeries) : json));
 	if (summarized.length <= listSize) return summarized.map((json) => ({ json }));
 	const newest = summarized
 		.map((json, index) => ({ json, index, time: timeOf(json) }))

@@ -42,7 +42,11 @@ export function chatModel(name: string, responsesApi = true): WorkflowNode {
 
 /** Manual Trigger, a prompt, the AI Agent with the chat model and the read tools. */
 export function agentWorkflow(id: string, prompt: string, trendCodes: string[], responsesApi = true): WorkflowJson {
-  const tools = readTools(trendCodes);
+  return agentWith(id, prompt, readTools(trendCodes), responsesApi);
+}
+
+/** Manual Trigger, a prompt, the AI Agent with the chat model and the given tools. */
+export function agentWith(id: string, prompt: string, tools: WorkflowNode[], responsesApi = true): WorkflowJson {
   const model = chatModel('OpenAI Chat Model', responsesApi);
   return {
     id,

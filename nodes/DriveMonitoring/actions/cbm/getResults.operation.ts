@@ -8,7 +8,7 @@ export const getResults: Operation = {
 	option: {
 		name: 'Get Results',
 		value: 'getResults',
-		action: 'Get predictive maintenance results: returns the predictive maintenance (CBM) results of one drive: status and predicted maintenance dates of its fan, capacitor and IGBT; use for "when does it need service?"',
+		action: 'Get predictive maintenance results: returns the predictive maintenance (CBM) results of one drive: status and predicted maintenance dates of its fan, capacitor and IGBT (a null date has already passed); use for "when does it need service?"',
 		description:
 			'Get the condition-based maintenance analysis of a drive: status and predicted maintenance dates of its fan, capacitor and IGBT, one item per component (Standard and Premium levels only)',
 	},

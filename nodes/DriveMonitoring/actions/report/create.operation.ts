@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import { callSignal } from '../../../../shared/core/wait';
 import { formatDuration } from '../../../../shared/errors';
+import { resolveTarget } from '../../../../shared/resolve/directory';
 import type { Report } from '../../../../shared/schemas';
 import type { DriveMonitoringClient } from '../../transport';
 import type { Operation } from '../types';
@@ -33,6 +34,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { reportType: ['UserFleetReport'] } },
 		description:
 			'Assets in the fleet report. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		hint: 'An expression may also give names: a name, serial number or part of one that matches only that asset (text is split at commas)',
 	},
 	{
 		displayName: 'Title',
@@ -116,7 +118,7 @@ export const create: Operation = {
 		const assetIds =
 			reportType === 'UserDriveReport'
 				? [await resolveIdParameter.call(this, client, 'asset', itemIndex)]
-				: toAssetIds.call(this, this.getNodeParameter('assetIds', itemIndex), itemIndex);
+				: await toAssetIds.call(this, client, this.getNodeParameter('assetIds', itemIndex), itemIndex);
 		const created = await client.assetData.createReport({
 			assetIds,
 			reportType,
@@ -138,17 +140,31 @@ export const create: Operation = {
 	},
 };
 
-function toAssetIds(this: IExecuteFunctions, value: unknown, itemIndex: number): number[] {
+/**
+ * The fleet's asset IDs: an ID is taken as is; a name, serial number or part of one is resolved as
+ * in the other asset fields (shared/resolve), and one that is not exactly one asset is refused
+ * before the report is requested, naming the entry and the candidates.
+ */
+async function toAssetIds(this: IExecuteFunctions, client: DriveMonitoringClient, value: unknown, itemIndex: number): Promise<number[]> {
 	const list = (Array.isArray(value) ? value : String(value ?? '').split(',')).map((v) => String(v).trim()).filter((v) => v !== '');
-	const bad = list.find((v) => !/^[0-9]+$/.test(v));
-	if (list.length === 0 || bad !== undefined) {
-		throw new NodeOperationError(
-			this.getNode(),
-			list.length === 0 ? 'Asset Names or IDs is empty' : `Asset Names or IDs: ${JSON.stringify(bad)} is not a valid asset ID`,
-			{ itemIndex, description: 'A fleet report needs one or more asset IDs (positive whole numbers).' },
-		);
+	if (list.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Asset Names or IDs is empty', {
+			itemIndex,
+			description: 'A fleet report needs one or more assets: their IDs, or names that match only them.',
+		});
 	}
-	return list.map(Number);
+	const ids: number[] = [];
+	for (const entry of list) {
+		const resolved = await resolveTarget(client, 'asset', entry);
+		if ('refusal' in resolved) {
+			throw new NodeOperationError(this.getNode(), `Asset Names or IDs: ${resolved.refusal}`, {
+				itemIndex,
+				description: 'Choose the assets from the list, or give their IDs or names that match only them.',
+			});
+		}
+		ids.push(resolved.id);
+	}
+	return [...new Set(ids)];
 }
 
 /**
