@@ -250,10 +250,24 @@ export class Dispatcher {
     if (result !== true) await this.store.putChannelId(channel, result.channelId);
   }
 
-  /** An update made at most once per call (it is idempotent, so a crash may repeat it harmlessly). */
+  /**
+   * An update made at most once per call. As for a post, the intent is written first and the update carries its
+   * call's tag: an update whose answer was not recorded (the database went away meanwhile, a crash) is looked at
+   * in Slack, and not made again when the message already carries it.
+   */
   private async updateOnce(call: PendingCall, step: string, ref: MessageRef, notice: Notice | undefined): Promise<void> {
     if (call.progress[step] || notice === undefined) return;
-    await this.sink.update(ref.channelId, ref.ts, notice);
+    const tag = `${call.id}:${step}`;
+    if (call.intent?.step === step && this.sink.updated && (await this.sink.updated(ref.channelId, ref.ts, tag))) {
+      await this.record(call, step, ref.channel, true);
+      this.stats.reconciled++;
+      this.options.logger.info(`slack: update of ${ref.ts} in ${ref.channel} had reached Slack before it was recorded; not made again`);
+      return;
+    }
+    const intent = { step, at: Date.now() };
+    await this.store.setIntent(call.id, intent);
+    call.intent = intent;
+    await this.sink.update(ref.channelId, ref.ts, notice, tag);
     this.stats.updates++;
     await this.record(call, step, ref.channel, true);
     metrics.alertUpdated();
