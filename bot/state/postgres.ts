@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type CustomTypesConfig, Pool, type PoolClient, type QueryResult, types as pgTypes } from 'pg';
 import type { DatabaseSettings } from './database-url';
 import { withoutPassword } from './database-url';
+import { DatabaseError } from './database-error';
 import { migrate } from './schema';
 import type { SqlDatabase, SqlExecutor, SqlRunResult, SqlValue } from './sql';
 
@@ -26,21 +27,8 @@ const MIGRATION_LOCK = 0x44524956; // "DRIV"
 /** SQLSTATEs after which the whole transaction may simply run again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
-/**
- * The bot's database could not do what was asked: PostgreSQL unreachable, restarted, refused the login, or a
- * statement failed. The message never holds the password.
- */
-export class DatabaseError extends Error {
-  constructor(
-    message: string,
-    readonly hint: string,
-    /** PostgreSQL's SQLSTATE or the socket's error code, when there is one. */
-    readonly code: string | undefined,
-  ) {
-    super(`${message} ${hint}`);
-    this.name = 'DatabaseError';
-  }
-}
+// Defined apart from the driver, so that the Slack side can recognize it without loading pg.
+export { DatabaseError };
 
 const numberedCache = new Map<string, string>();
 

@@ -1,11 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { App } from '@slack/bolt';
+import { ACK_ACTION } from '../../bot/blocks/alert';
 import type { Bot } from '../../bot/runtime';
 import { databaseSettings } from '../../bot/state/database-url';
 import { usePrivatePostgres } from '../helpers/postgres';
 import { carriers, showsFinalState } from './crash-run';
-import { pushUserFor, type SimAsset, startTestBot } from './harness';
-import { fakeSlackToken, waitFor } from './helpers';
+import { pushUserFor, type SimAsset, startAppFor, startTestBot } from './harness';
+import { buttonClickBody, fakeSlackToken, postToSlackApp, waitFor } from './helpers';
 import { useFixture } from './use-fixture';
 
 // Issue 26, faults of the database: two replicas on a private PostgreSQL, a stream of faults pushed by the
@@ -29,7 +31,9 @@ const CHANNEL = '#db-outage';
 describe('PostgreSQL stopped for a minute under a stream of faults', () => {
   const f = useFixture(botToken, {}, { perChannelPerSecond: RATE, latencyMs: SLACK_LATENCY_MS });
   const replicas: Bot[] = [];
+  let app: App | undefined;
   afterAll(async () => {
+    await app?.stop();
     await Promise.allSettled(replicas.map((r) => r.stop()));
   });
 
@@ -76,6 +80,12 @@ describe('PostgreSQL stopped for a minute under a stream of faults', () => {
     })();
     const posted = (ids: readonly string[]) => ids.filter((id) => carriers(slack, id).length > 0).length;
     await waitFor('five faults posted before the outage', () => posted(raised) >= 5, 30_000);
+    // Someone will press Acknowledge on an open alert while the database is away; Slack hands it to the second replica.
+    const signingSecret = `outage-${Math.random().toString(36).slice(2)}`;
+    const front = await startAppFor(replicas[1], { botToken, slackApiUrl: slack.apiUrl, logger, config, signingSecret });
+    app = front.app;
+    const [openAlert] = await replicas[1].store.openAlerts();
+    if (!openAlert) throw new Error('no open alert before the outage');
 
     // PostgreSQL goes away mid-stream, at the worst moment: Slack has applied a close's update and its answer is on
     // its way back (SLACK_LATENCY_MS), so the replica cannot record it.
@@ -102,6 +112,13 @@ describe('PostgreSQL stopped for a minute under a stream of faults', () => {
         expect(JSON.stringify(report)).not.toContain(encodeURIComponent(server.password));
       }
       await waitFor('no replica leading while the database is down', () => leaders().length === 0, 30_000);
+      // The button is answered with why nothing was recorded, naming the database without its password.
+      const click = buttonClickBody({ actionId: ACK_ACTION, value: openAlert.key, responseUrl: slack.responseUrl('ack-during-outage') });
+      expect((await postToSlackApp(front.url, signingSecret, click)).status).toBe(200);
+      const answer = await waitFor('the answer to Acknowledge', () => slack.responses.find((r) => r.id === 'ack-during-outage'));
+      expect(String(answer.body.text)).toContain(`The bot's database at ${database.display} cannot be reached`);
+      expect(String(answer.body.text)).toContain('Nothing was changed');
+      expect(JSON.stringify(answer.body)).not.toContain(server.password);
       // The rest of the minute: the outage itself.
       await sleep(Math.max(0, OUTAGE_MS - (Date.now() - stoppedAt)));
       expect(raised.length).toBeGreaterThan(raisedBefore);
