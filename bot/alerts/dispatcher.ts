@@ -306,15 +306,24 @@ export class Dispatcher {
   }
 
   private async sendAlert(channel: string, call: PendingCall, alert: AlertRecord): Promise<void> {
-    if ((await this.store.getMessage(alert.key, channel)) === undefined) {
-      const partner = await this.options.inhibit?.(alert, channel);
+    // The reads a new alert's post needs, at once rather than one after the other (on PostgreSQL each is a round
+    // trip before the post): whether it has a message, a sibling's message it joins, and the alert as it is now.
+    const settled = <T>(promise: Promise<T>): Promise<T> => {
+      promise.catch(() => undefined); // awaited below, or not needed: never an unhandled rejection
+      return promise;
+    };
+    const existing = settled(this.store.getMessage(alert.key, channel));
+    const sibling = settled(Promise.resolve(this.options.inhibit?.(alert, channel)));
+    const now = settled(this.current(alert.key, alert));
+    if ((await existing) === undefined) {
+      const partner = await sibling;
       const merged = partner && (await this.messageNotice(partner, await this.currentAll([alert.key])));
       let ref: MessageRef;
       if (partner && merged) {
         await this.updateOnce(call, 'merge', partner, merged);
         ref = partner;
       } else {
-        const posted = await this.postOnce(call, 'post', channel, { kind: 'alert', alert: (await this.current(alert.key, alert)) as AlertRecord });
+        const posted = await this.postOnce(call, 'post', channel, { kind: 'alert', alert: (await now) as AlertRecord });
         ref = { channel, channelId: posted.channelId, ts: posted.ts, via: 'message' };
       }
       await this.store.transaction(async (store) => {

@@ -204,17 +204,34 @@ export class PostgresDatabase implements SqlDatabase {
       broken = error;
     };
     client.on('error', lost);
-    const tx = new Executor(client, (error) => this.explain(error));
+    // BEGIN goes with the transaction's first statement when that one has no parameters (the fence's read of the
+    // lease): one round trip instead of two, in a simple query of two statements. Otherwise it goes on its own first.
+    let begin: string | undefined = `BEGIN ISOLATION LEVEL ${isolation}`;
+    const opened: Queryable = {
+      query: (async (sql: string, params?: unknown[]) => {
+        const opening = begin;
+        begin = undefined;
+        if (opening === undefined) return client.query(sql, params);
+        if (params && params.length > 0) {
+          await client.query(opening);
+          return client.query(sql, params);
+        }
+        const results = (await client.query(`${opening}; ${sql}`)) as unknown as QueryResult[];
+        return results[results.length - 1];
+      }) as Queryable['query'],
+    };
+    const tx = new Executor(opened, (error) => this.explain(error));
     try {
-      await client.query(`BEGIN ISOLATION LEVEL ${isolation}`).catch((error: unknown) => {
-        throw this.explain(error);
-      });
       const result = await work(tx);
-      await client.query('COMMIT').catch((error: unknown) => {
-        throw this.explain(error);
-      });
+      // A transaction that ran no statement never began.
+      if (begin === undefined) {
+        await client.query('COMMIT').catch((error: unknown) => {
+          throw this.explain(error);
+        });
+      }
       return result;
     } catch (error) {
+      if (begin !== undefined) throw error;
       await client.query('ROLLBACK').catch((rollbackError: unknown) => {
         // The connection itself is gone: the pool must not hand it out again.
         broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
