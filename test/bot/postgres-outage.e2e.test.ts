@@ -29,13 +29,19 @@ const OUTAGE_MS = 60_000;
 const CHANNEL = '#db-outage';
 
 describe('PostgreSQL stopped for a minute under a stream of faults', () => {
-  const f = useFixture(botToken, {}, { perChannelPerSecond: RATE, latencyMs: SLACK_LATENCY_MS });
   const replicas: Bot[] = [];
   let app: App | undefined;
+  // The fault stream runs until the test ends it (or fails: then here, before the simulator closes).
+  let streaming = true;
+  // Declared before the fixture's: jest runs afterAll hooks in the order declared, and the replicas must stop
+  // before the simulator and the Slack server do.
   afterAll(async () => {
+    streaming = false;
+    if (f.slack) f.slack.onApplied = undefined;
     await app?.stop();
     await Promise.allSettled(replicas.map((r) => r.stop()));
   });
+  const f = useFixture(botToken, {}, { perChannelPerSecond: RATE, latencyMs: SLACK_LATENCY_MS });
 
   test('no replica crashes, /readyz names the database while it is down, and every fault is posted and closed exactly once', async () => {
     const { sim, slack, logger, lines, state } = f;
@@ -65,7 +71,6 @@ describe('PostgreSQL stopped for a minute under a stream of faults', () => {
       sim.control.closeEvent(assetOf.get(id) as number, Number(id), 'Reset while the database was away');
       closed.add(id);
     };
-    let streaming = true;
     const stream = (async () => {
       while (streaming) {
         const asset = mine[raised.length % mine.length];
