@@ -366,7 +366,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     // Bounded: a leader that cannot start its sources keeps trying in the background (logged), never blocks here.
     await leadership.settled();
     await Promise.race([changing, sleep(60_000, undefined, { ref: false })]);
-    readiness.register('database', databaseCheck(async () => Number((await db.get<{ v: number }>('SELECT MAX(version) AS v FROM schema_version'))?.v ?? 0), LATEST_VERSION));
+    readiness.register('database', databaseCheck(async () => Number((await db.get<{ v: number }>('SELECT MAX(version) AS v FROM schema_version'))?.v ?? 0), LATEST_VERSION, database.display));
     readiness.register('leadership', leadershipCheck({ isLeader: () => leadership?.isLeader() ?? false, epoch: () => leadership?.epoch() }));
   } else {
     try {

@@ -250,10 +250,24 @@ export class Dispatcher {
     if (result !== true) await this.store.putChannelId(channel, result.channelId);
   }
 
-  /** An update made at most once per call (it is idempotent, so a crash may repeat it harmlessly). */
+  /**
+   * An update made at most once per call. As for a post, the intent is written first and the update carries its
+   * call's tag: an update whose answer was not recorded (the database went away meanwhile, a crash) is looked at
+   * in Slack, and not made again when the message already carries it.
+   */
   private async updateOnce(call: PendingCall, step: string, ref: MessageRef, notice: Notice | undefined): Promise<void> {
     if (call.progress[step] || notice === undefined) return;
-    await this.sink.update(ref.channelId, ref.ts, notice);
+    const tag = `${call.id}:${step}`;
+    if (call.intent?.step === step && this.sink.updated && (await this.sink.updated(ref.channelId, ref.ts, tag))) {
+      await this.record(call, step, ref.channel, true);
+      this.stats.reconciled++;
+      this.options.logger.info(`slack: update of ${ref.ts} in ${ref.channel} had reached Slack before it was recorded; not made again`);
+      return;
+    }
+    const intent = { step, at: Date.now() };
+    await this.store.setIntent(call.id, intent);
+    call.intent = intent;
+    await this.sink.update(ref.channelId, ref.ts, notice, tag);
     this.stats.updates++;
     await this.record(call, step, ref.channel, true);
     metrics.alertUpdated();
@@ -292,15 +306,24 @@ export class Dispatcher {
   }
 
   private async sendAlert(channel: string, call: PendingCall, alert: AlertRecord): Promise<void> {
-    if ((await this.store.getMessage(alert.key, channel)) === undefined) {
-      const partner = await this.options.inhibit?.(alert, channel);
+    // The reads a new alert's post needs, at once rather than one after the other (on PostgreSQL each is a round
+    // trip before the post): whether it has a message, a sibling's message it joins, and the alert as it is now.
+    const settled = <T>(promise: Promise<T>): Promise<T> => {
+      promise.catch(() => undefined); // awaited below, or not needed: never an unhandled rejection
+      return promise;
+    };
+    const existing = settled(this.store.getMessage(alert.key, channel));
+    const sibling = settled(Promise.resolve(this.options.inhibit?.(alert, channel)));
+    const now = settled(this.current(alert.key, alert));
+    if ((await existing) === undefined) {
+      const partner = await sibling;
       const merged = partner && (await this.messageNotice(partner, await this.currentAll([alert.key])));
       let ref: MessageRef;
       if (partner && merged) {
         await this.updateOnce(call, 'merge', partner, merged);
         ref = partner;
       } else {
-        const posted = await this.postOnce(call, 'post', channel, { kind: 'alert', alert: (await this.current(alert.key, alert)) as AlertRecord });
+        const posted = await this.postOnce(call, 'post', channel, { kind: 'alert', alert: (await now) as AlertRecord });
         ref = { channel, channelId: posted.channelId, ts: posted.ts, via: 'message' };
       }
       await this.store.transaction(async (store) => {

@@ -28,7 +28,14 @@ export interface NoticeSink {
    * a route may name a channel (#name), but updates need the id.
    */
   post(channel: string, notice: Notice, threadTs?: string, tag?: string): Promise<Posted>;
-  update(channelId: string, ts: string, notice: Notice): Promise<void>;
+  /** Replaces a message's content; `tag` names the call (as for posts), so a lost answer can be checked with `updated`. */
+  update(channelId: string, ts: string, notice: Notice, tag?: string): Promise<void>;
+  /**
+   * Whether the message's last update is the one tagged `tag` (its metadata says so): how an update whose answer
+   * was lost (the database went away before it was recorded, a crash) is not made twice. Sinks that cannot
+   * look return false.
+   */
+  updated?(channelId: string, ts: string, tag: string): Promise<boolean>;
   /**
    * The message a post tagged `tag` created, if Slack has it (looked for in the channel's recent
    * history, or the thread's replies): how a call whose answer was lost is not made twice.

@@ -76,8 +76,9 @@ export class OnCall {
     if (this.config.links.assetPage) links.push({ text: 'Asset page', url: fillLink(this.config.links.assetPage, alert) });
     const runbook = this.config.links.runbooks[alert.code] ?? this.config.links.runbooks.default;
     if (runbook) links.push({ text: `Runbook ${alert.code}`.slice(0, 75), url: fillLink(runbook, alert) });
-    const muted = await this.silenceFor(alert.asset);
-    return { ...alert, ack: await this.state.getAck(alert.key), links, mutedUntil: muted?.until };
+    // Two reads that do not depend on each other: at once (on PostgreSQL, two round trips become one).
+    const [muted, ack] = await Promise.all([this.silenceFor(alert.asset), this.state.getAck(alert.key)]);
+    return { ...alert, ack, links, mutedUntil: muted?.until };
   };
 
   /** The on-call tables as `store` reaches them (inside its transaction, when it is bound to one). */

@@ -78,9 +78,10 @@ export type SchemaVersionProbe = () => Promise<number>;
 
 /**
  * The database check of /readyz: reachable, and its schema not newer than this bot (an older replica must not
- * write into a schema it does not know). The detail never carries the connection string or its password.
+ * write into a schema it does not know). `where` is the database's place without its password (DatabaseSettings.display),
+ * named when it does not answer; the detail never carries the password.
  */
-export function databaseCheck(schemaVersion: SchemaVersionProbe, known: number): Check {
+export function databaseCheck(schemaVersion: SchemaVersionProbe, known: number, where?: string): Check {
   return async () => {
     let version: number;
     try {
@@ -89,7 +90,7 @@ export function databaseCheck(schemaVersion: SchemaVersionProbe, known: number):
       const code = (error as { code?: string }).code;
       return {
         ok: false,
-        detail: `database unreachable${code ? ` (${code})` : ''}: the bot keeps trying; check that PostgreSQL is running and that DRIVE_BOT_DATABASE_URL points to it`,
+        detail: `database unreachable${code ? ` (${code})` : ''}: ${where ? `${where} does not answer; ` : ''}the bot keeps trying; check that PostgreSQL is running and that DRIVE_BOT_DATABASE_URL points to it`,
       };
     }
     return version > known

@@ -10,6 +10,7 @@ import {
   UnexpectedResponseError,
 } from '../../shared/errors';
 import { redact } from '../../shared/redact';
+import { DatabaseError } from '../state/database-error';
 
 function sentence(text: string): string {
   const trimmed = text.trim();
@@ -29,5 +30,7 @@ function what(error: DriveMonitoringError): string {
 /** "The asset does not exist. Check the asset ID, ..." for any error a platform call threw. */
 export function platformErrorText(error: unknown): string {
   if (error instanceof DriveMonitoringError) return redact([sentence(what(error)), sentence(error.hint)].filter(Boolean).join(' '));
+  // The bot's own database (PostgreSQL away or restarting): nothing was changed; its place is shown without the password.
+  if (error instanceof DatabaseError) return redact(`${sentence(error.message)} Nothing was changed: try again in a minute, and if it lasts, tell whoever runs the bot.`);
   return redact(`Something went wrong: ${error instanceof Error ? error.message : String(error)}`);
 }

@@ -139,11 +139,22 @@ export class SlackNoticeSink implements NoticeSink {
     return undefined;
   }
 
-  async update(channel: string, ts: string, notice: Notice): Promise<void> {
+  async update(channel: string, ts: string, notice: Notice, tag = 'update'): Promise<void> {
     const message = noticeMessage(notice, this.timeZone);
     try {
-      // The metadata follows what the message shows (a sibling merged in, a digest re-rendered).
-      await this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks, metadata: metadataOf(notice, 'update') });
+      // The metadata follows what the message shows (a sibling merged in, a digest re-rendered), and names the call.
+      await this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks, metadata: metadataOf(notice, tag) });
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async updated(channel: string, ts: string, tag: string): Promise<boolean> {
+    try {
+      // The one message at `ts`: history up to it, inclusive, one message.
+      const answer = await this.client.conversations.history({ channel, latest: ts, inclusive: true, limit: 1, include_all_metadata: true });
+      const message = (answer.messages as FoundMessage[] | undefined)?.find((m) => m.ts === ts);
+      return message?.metadata?.event_type === METADATA_TYPE && message.metadata.event_payload?.call === tag;
     } catch (error) {
       throw translate(error);
     }

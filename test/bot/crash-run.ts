@@ -43,7 +43,8 @@ export function carriers(slack: SlackApiServer, eventId: string): StoredMessage[
     .filter((m) => !m.threadTs && m.metadata?.event_type === METADATA_TYPE && String(m.metadata.event_payload.alerts ?? '').split(',').includes(eventId));
 }
 
-function showsFinalState(message: StoredMessage, eventId: string, closed: boolean): boolean {
+/** Whether a fault's one message shows it open, or resolved once closed. */
+export function showsFinalState(message: StoredMessage, eventId: string, closed: boolean): boolean {
   const json = JSON.stringify(message.blocks);
   const resolved = new RegExp(`Resolved [^"]*· event ${eventId}\\b|event ${eventId} :white_check_mark: resolved`).test(json);
   return closed ? resolved : !resolved && json.includes(`event ${eventId}`);

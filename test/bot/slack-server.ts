@@ -253,6 +253,8 @@ export class SlackApiServer {
   /** Every Block Kit problem seen, with the method: a correct bot leaves this empty. */
   readonly problems: Array<{ method: string; problems: string[] }> = [];
   rateLimited = 0;
+  /** Called once a call took effect, before its answer leaves (e.g. to stop the bot's database while an update is on its way back). */
+  onApplied: ((method: string, ok: boolean) => void) | undefined;
   private readonly server: Server;
   private readonly lastPosts = new Map<string, number[]>();
   private seq = 0;
@@ -419,6 +421,8 @@ export class SlackApiServer {
       return;
     }
     this.record(method, body, 200, answer.ok === true, answer.error as string | undefined);
+    // The call took effect; its answer is still to be sent (after latencyMs): what a test does to the world meanwhile.
+    this.onApplied?.(method, answer.ok === true);
     this.send(res, 200, answer);
   }
 
@@ -515,9 +519,12 @@ export class SlackApiServer {
         const channel = String(body.channel ?? '');
         if (!/^[CGD][A-Z0-9]{6,}$/.test(channel)) return { ok: false, error: 'channel_not_found' };
         const oldest = Number(body.oldest ?? 0);
+        // `latest` ends the range (Slack: exclusive unless `inclusive`); latest = a message's ts with inclusive and limit 1 reads that message.
+        const latest = body.latest === undefined ? Infinity : Number(body.latest);
+        const inclusive = body.inclusive === true || body.inclusive === 'true';
         const withMetadata = body.include_all_metadata === true || body.include_all_metadata === 'true';
         const all = this.posts()
-          .filter((m) => m.channel === channel && (method === 'conversations.history' ? !m.threadTs && Number(m.ts) >= oldest : m.ts === body.ts || m.threadTs === body.ts))
+          .filter((m) => m.channel === channel && (method === 'conversations.history' ? !m.threadTs && Number(m.ts) >= oldest && (inclusive ? Number(m.ts) <= latest : Number(m.ts) < latest) : m.ts === body.ts || m.threadTs === body.ts))
           .sort((a, b) => (method === 'conversations.history' ? Number(b.ts) - Number(a.ts) : Number(a.ts) - Number(b.ts)));
         const from = Number(body.cursor ?? 0) || 0;
         const limit = Math.min(Number(body.limit ?? 100) || 100, 1000);

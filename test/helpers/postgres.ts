@@ -64,11 +64,16 @@ export async function startPostgres(): Promise<PrivatePostgres> {
 		]);
 	const stopServer = (): void => {
 		const [file, argv] = asServerUser(join(BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
-		spawnSync(file, argv, { stdio: 'pipe', timeout: 60_000 });
+		const result = spawnSync(file, argv, { stdio: 'pipe', timeout: 60_000 });
+		if (result.status !== 0) throw new Error(`pg_ctl stop failed (${result.error?.message ?? `status ${result.status}`}): ${String(result.stderr)}`);
 	};
 	startServer();
 	const stop = (): void => {
-		stopServer();
+		try {
+			stopServer();
+		} catch {
+			// Already stopped (a test stopped it and failed before starting it again).
+		}
 		rmSync(dir, { recursive: true, force: true });
 	};
 	const user = 'drive_bot';
@@ -99,6 +104,8 @@ export async function startPostgres(): Promise<PrivatePostgres> {
 
 /** A private server for one test file: started before its tests, every client it handed out closed, then stopped. */
 export function usePrivatePostgres(): { server(): PrivatePostgres; connect(): Promise<import('pg').Client> } {
+	// jest's hooks, looked up at call time: the benchmarks load this file (startPostgres) outside jest, built without jest's types.
+	const { beforeAll, afterAll } = globalThis as unknown as Record<'beforeAll' | 'afterAll', (hook: () => unknown, timeoutMs?: number) => void>;
 	let pg: PrivatePostgres | undefined;
 	const clients: Array<import('pg').Client> = [];
 	beforeAll(async () => {
