@@ -67,15 +67,37 @@ export interface ParamData {
   timestamp: string[];
 }
 
+interface ForcedState {
+  online: boolean;
+  since: number;
+}
+
+/** Forced states kept per asset: a test or a demo forces a handful; older ones fall back to the seeded hours. */
+const FORCED_KEPT = 8;
+
 /** Time series, and whether an asset's gateway was online: shared by E17, E8 and the hourly state. */
 export class SeriesSource {
-  /** Online state forced by control.setOnline, from a moment on. */
-  private readonly forced = new Map<number, { online: boolean; since: number }>();
+  /**
+   * Online states forced by control.setOnline and setGatewayOnline, each from a moment on, oldest first: a gateway
+   * forced online and later offline was online in between, whatever the seeded hours say.
+   */
+  private readonly forced = new Map<number, ForcedState[]>();
 
   constructor(private readonly seed: number) {}
 
   force(assetId: number, online: boolean, since: number): void {
-    this.forced.set(assetId, { online, since });
+    // A force replaces what was forced from the same moment on; the oldest are forgotten past a few.
+    const states = (this.forced.get(assetId) ?? []).filter((f) => f.since < since).slice(-(FORCED_KEPT - 1));
+    states.push({ online, since });
+    this.forced.set(assetId, states);
+  }
+
+  /** The forced state in effect at `time`, if any. */
+  private forcedAt(assetId: number, time: number): ForcedState | undefined {
+    const states = this.forced.get(assetId);
+    if (!states) return undefined;
+    for (let i = states.length - 1; i >= 0; i--) if (states[i].since <= time) return states[i];
+    return undefined;
   }
 
   config(asset: AssetRec): { trends: ParamConfig[]; signals: ParamConfig[] } {
@@ -90,11 +112,17 @@ export class SeriesSource {
 
   /** The last raw collection point at or before `now` while online; undefined if none within two days of it. */
   latestOnline(asset: AssetRec, now: number): number | undefined {
-    const forced = this.forced.get(asset.id);
-    // A gateway brought back online sends at once: its return is a collection point, even before
-    // the next raw period, instead of the seeded hour before it (offline at some hours of the day).
-    if (forced?.online && now >= forced.since && forced.since >= asset.createdOn) return Math.max(forced.since, now - (now % RAW_PERIOD_MS));
-    const from = forced && !forced.online && now >= forced.since ? forced.since - 1 : now;
+    // Back through the forced states: an offline one sends the search to the moment before it began.
+    let from = now;
+    for (let forced = this.forcedAt(asset.id, from); forced; forced = this.forcedAt(asset.id, from)) {
+      if (forced.online) {
+        // A gateway brought back online sends at once: its return is a collection point, even before
+        // the next raw period, instead of the seeded hour before it (offline at some hours of the day).
+        const latest = forced.since >= asset.createdOn ? Math.max(forced.since, from - (from % RAW_PERIOD_MS)) : from - (from % RAW_PERIOD_MS);
+        return latest >= asset.createdOn ? latest : undefined;
+      }
+      from = forced.since - 1;
+    }
     for (let t = from - (from % RAW_PERIOD_MS), steps = 0; t >= asset.createdOn && steps < 2 * DAY / RAW_PERIOD_MS; t -= RAW_PERIOD_MS, steps++) {
       if (this.online(asset, t)) return t;
     }
@@ -102,8 +130,8 @@ export class SeriesSource {
   }
 
   online(asset: AssetRec, time: number): boolean {
-    const forced = this.forced.get(asset.id);
-    if (forced && time >= forced.since) return forced.online && time >= asset.createdOn;
+    const forced = this.forcedAt(asset.id, time);
+    if (forced) return forced.online && time >= asset.createdOn;
     return time >= asset.createdOn && unit(this.seed, asset.id, Math.floor(time / HOUR), 77) >= OFFLINE_SHARE;
   }
 

@@ -139,6 +139,24 @@ describe('control and bus', () => {
     expect(await latest()).toBeGreaterThan(back);
   });
 
+  test('online, then offline a moment later, at an hour the seeded fleet has it offline: LatestDataReceived is the time it was online', async () => {
+    // An asset the seeded hours have offline now (no state forced yet), as the hourly state reports it.
+    const offlineNow = new Set<number>();
+    const off = h.sim.bus.on('state.hourly', (e) => e.states.forEach((s) => !s.online && offlineNow.add(s.assetId)));
+    h.sim.control.tickHourly();
+    off();
+    const motor = h.asset((a) => a.assetType !== 'PowerTrain' && a.level !== 'expired' && offlineNow.has(a.id), 'a drive or motor offline by the seeded hours');
+    const online = h.sim.clock.now();
+    h.sim.control.setOnline(motor.id, true);
+    h.sim.clock.advance(5_000);
+    h.sim.control.setOnline(motor.id, false);
+    h.sim.clock.advance(12 * 60_000);
+    const latest = Date.parse(expectSuccess(await h.api(motor.orgId, 'GET', `/assetmanagement/asset/${motor.id}`)).latestDataReceived);
+    // Its return, or a regular collection point in the 5 s it stayed online.
+    expect(latest).toBeGreaterThanOrEqual(Math.floor(online / 1000) * 1000);
+    expect(latest).toBeLessThan(online + 5_000);
+  });
+
   test('expireSubscriptions makes asset data answer 102205', async () => {
     const motor = h.asset((a) => a.assetType === 'Motor' && a.level === 'Standard' && a.powerTrainId === null, 'Standard motor');
     expectSuccess(await h.api(motor.orgId, 'GET', `/assetdata/${motor.id}/condition`));
