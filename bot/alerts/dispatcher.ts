@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DIGEST_MAX_LINES } from '../blocks/digest';
 import { type BotLogger, errorText } from '../log';
 import * as metrics from '../ops/metrics';
+import { FencedOut } from '../state/lease';
 import type { MessageRef, PendingCall, StateStore } from '../state/store';
 import type { Outage } from '../connectivity/model';
 import type { AlertRecord } from './model';
@@ -399,6 +400,11 @@ export class Dispatcher {
   }
 
   private async onError(channel: string, call: PendingCall, error: unknown): Promise<void> {
+    if (error instanceof FencedOut) {
+      // Another replica leads now (issue 26): the call stays in the outbox, untouched, for it.
+      this.options.logger.warn(`slack: ${call.item.kind} to ${channel} left to the replica that leads now (${errorText(error)})`);
+      return;
+    }
     if (error instanceof RateLimitedError) {
       this.stats.rateLimited++;
       this.nextPostAt.set(channel, Date.now() + error.retryAfterMs);

@@ -262,6 +262,8 @@ export class SlackApiServer {
   refusedBlockTypes: string[] = [];
   /** Custom step runs by function_execution_id. */
   readonly stepRuns = new Map<string, StepRun>();
+  /** Told of every Web API call as it arrives, before it is answered (its request's socket still open: who made it). */
+  onApiCall?: (method: string, request: IncomingMessage) => void;
   url = '';
 
   /** The next `count` calls of `method` are answered 429 (Retry-After 1 s), whatever the rate. */
@@ -399,6 +401,7 @@ export class SlackApiServer {
       return;
     }
     const method = url.pathname.replace(/^\/api\//, '');
+    this.onApiCall?.(method, req);
     const auth = req.headers.authorization ?? (typeof body.token === 'string' ? `Bearer ${body.token}` : '');
     if (method === 'apps.connections.open' && this.options.socketMode && auth === `Bearer ${this.options.socketMode.appToken}`) {
       this.record(method, body, 200, true);
