@@ -78,7 +78,7 @@ const MARGIN_SHARE = 0.3;
 function leaderTimingsProblem(env: BotEnv): string | undefined {
   const lease = env.DRIVE_BOT_LEADER_LEASE_MS ?? DEFAULT_LEASE_MS;
   const renew = env.DRIVE_BOT_LEADER_RENEW_MS ?? DEFAULT_RENEW_MS;
-  const acting = Math.round(lease * (1 - MARGIN_SHARE));
+  const acting = lease - Math.round(lease * MARGIN_SHARE);
   if (renew < acting) return undefined;
   return `DRIVE_BOT_LEADER_RENEW_MS (${renew} ms) must be shorter than 70% of DRIVE_BOT_LEADER_LEASE_MS (${lease} ms, so ${acting} ms): a leader stops acting when it has not renewed for that long. Lower the renewal interval or lengthen the lease.`;
 }
