@@ -438,15 +438,23 @@ function fencedSink(sink: NoticeSink, check: () => void): NoticeSink {
       check();
       return sink.post(channel, notice, threadTs, tag);
     },
-    update: async (channelId, ts, notice) => {
+    update: async (channelId, ts, notice, tag) => {
       check();
-      return sink.update(channelId, ts, notice);
+      return sink.update(channelId, ts, notice, tag);
     },
     ...(sink.find
       ? {
           find: async (channel: string, channelId: string | undefined, tag: string, threadTs: string | undefined, since: number) => {
             check();
             return sink.find?.(channel, channelId, tag, threadTs, since);
+          },
+        }
+      : {}),
+    ...(sink.updated
+      ? {
+          updated: async (channelId: string, ts: string, tag: string) => {
+            check();
+            return (await sink.updated?.(channelId, ts, tag)) ?? false;
           },
         }
       : {}),

@@ -50,13 +50,17 @@ const suite: BenchSuite = {
       });
     }
     for (const [name, outcome] of [['3 replicas', replicas], ['single process', baseline]] as const) {
-      const wrong = [outcome.duplicates, outcome.lost, outcome.stillOpen, outcome.closeProblems, outcome.wokenCalls, outcome.crashed].map((l) => l.length);
+      const lists = [outcome.duplicates, outcome.lost, outcome.stillOpen, outcome.closeProblems, outcome.wokenCalls, outcome.crashed];
+      const wrong = lists.map((l) => l.length);
+      // What went wrong, for the one who reads the run's output.
+      for (const line of [...lists.flat(), ...outcome.stateOf]) progress(`${name}: ${line.split('\n')[0]}`);
       figures.push({
         name: `${name}: ${outcome.faults} faults (all closed in the end): posted twice / lost / left open / closes not reaching their message once / Slack calls of woken leaders / replicas crashed`,
         value: wrong.join(' / '),
         target: '0 / 0 / 0 / 0 / 0 / 0',
         met: wrong.every((n) => n === 0),
       });
+      figures.push({ name: `${name}: posts and updates found already in Slack after a kill (not made again)`, value: String(outcome.reconciled) });
     }
     figures.push({ name: 'load average (1 / 5 / 15 min) before and after the run (shared 2-core machine)', value: `${loadBefore}; ${loadAfter}` });
     return {

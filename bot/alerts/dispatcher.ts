@@ -234,6 +234,15 @@ export class Dispatcher {
     return posted;
   }
 
+  private async updateFound(ref: MessageRef, tag: string): Promise<boolean> {
+    return (this.sink.updated?.(ref.channelId, ref.ts, tag) ?? Promise.resolve(false)).catch((error: unknown) => {
+      if (!(error instanceof PermanentSinkError)) return Promise.reject(error as Error);
+      // Without history access the update is made again: the same content, at least once.
+      this.options.logger.warn(`slack: cannot look for an unconfirmed update in ${ref.channel} (${errorText(error)}); updating again`);
+      return false;
+    });
+  }
+
   private async find(channel: string, tag: string, threadTs: string | undefined, since: number): Promise<Posted | undefined> {
     const lookup = this.sink.find?.(channel, await this.store.getChannelId(channel), tag, threadTs, since) ?? Promise.resolve(undefined);
     return lookup.catch((error: unknown) => {
@@ -252,9 +261,23 @@ export class Dispatcher {
   }
 
   /** An update made at most once per call (it is idempotent, so a crash may repeat it harmlessly). */
+  /**
+   * An update made at most once, as a post is: its intent recorded first, and an update whose answer was lost
+   * (crash, a leader frozen mid-call) looked for in the message (its metadata names the call) before it is made again.
+   */
   private async updateOnce(call: PendingCall, step: string, ref: MessageRef, notice: Notice | undefined): Promise<void> {
     if (call.progress[step] || notice === undefined) return;
-    await this.sink.update(ref.channelId, ref.ts, notice);
+    const tag = `${call.id}:${step}`;
+    if (call.intent?.step === step && this.sink.updated && (await this.updateFound(ref, tag))) {
+      await this.record(call, step, ref.channel, true);
+      this.stats.reconciled++;
+      this.options.logger.info(`slack: update of ${ref.channel} ${ref.ts} had reached Slack before the answer was lost; not made again`);
+      return;
+    }
+    const intent = { step, at: Date.now() };
+    await this.store.setIntent(call.id, intent);
+    call.intent = intent;
+    await this.sink.update(ref.channelId, ref.ts, notice, tag);
     this.stats.updates++;
     await this.record(call, step, ref.channel, true);
     metrics.alertUpdated();

@@ -104,6 +104,16 @@ export class SlackNoticeSink implements NoticeSink {
     }
   }
 
+  async updated(channelId: string, ts: string, tag: string): Promise<boolean> {
+    try {
+      const answer = await this.client.conversations.history({ channel: channelId, oldest: ts, latest: ts, inclusive: true, include_all_metadata: true, limit: 1 });
+      const message = (answer.messages as FoundMessage[] | undefined)?.find((m) => m.ts === ts);
+      return message?.metadata?.event_type === METADATA_TYPE && message.metadata.event_payload?.call === tag;
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
   /**
    * Mentions as ids: a user group handle (`@maint-oncall`, `maint-oncall`) becomes its S… id from
    * usergroups.list, so Slack notifies its members; ids pass through; an unknown handle stays text.
@@ -139,11 +149,11 @@ export class SlackNoticeSink implements NoticeSink {
     return undefined;
   }
 
-  async update(channel: string, ts: string, notice: Notice): Promise<void> {
+  async update(channel: string, ts: string, notice: Notice, tag?: string): Promise<void> {
     const message = noticeMessage(notice, this.timeZone);
     try {
-      // The metadata follows what the message shows (a sibling merged in, a digest re-rendered).
-      await this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks, metadata: metadataOf(notice, 'update') });
+      // The metadata follows what the message shows (a sibling merged in, a digest re-rendered), and names the call.
+      await this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks, metadata: metadataOf(notice, tag ?? 'update') });
     } catch (error) {
       throw translate(error);
     }

@@ -22,7 +22,7 @@ test(`three replicas, ${KILLS} leader kills (kill -9 and SIGSTOP in turn): every
   const times = (signal: string) => outcome.failovers.filter((f) => f.signal === signal).map((f) => (f.ms === undefined ? 'none' : `${(f.ms / 1000).toFixed(1)} s`));
   process.stderr.write(
     `replicas crash test: ${outcome.faults} faults (${outcome.closed} closed), ${outcome.failovers.length} kills, ${outcome.replicasStarted} replicas started, ` +
-      `${outcome.reconciled} posts found already in Slack after a kill\n  failover after kill -9: ${times('SIGKILL').join(', ')}\n  failover after SIGSTOP: ${times('SIGSTOP').join(', ')}\n`,
+      `${outcome.reconciled} posts or updates found already in Slack after a kill\n  failover after kill -9: ${times('SIGKILL').join(', ')}\n  failover after SIGSTOP: ${times('SIGSTOP').join(', ')}\n`,
   );
   const { duplicates, lost, stillOpen, closeProblems, wokenCalls, crashed } = outcome;
   if (duplicates.length + lost.length + stillOpen.length + closeProblems.length + wokenCalls.length + crashed.length > 0) process.stderr.write(`replica logs:\n${outcome.logs}\n`);

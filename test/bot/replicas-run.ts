@@ -18,6 +18,8 @@ import type { SlackApiServer } from './slack-server';
 // it (its socket, through /proc), so a failover is timed from the kill to the first post of another process, and a
 // woken leader's calls are seen.
 
+const OPEN_AT_MOST = 12;
+
 export type KillSignal = 'SIGKILL' | 'SIGSTOP';
 
 export interface FailoverRunOptions {
@@ -61,11 +63,13 @@ export interface FailoverOutcome {
   /** Replicas that exited without being killed. */
   crashed: string[];
   replicasStarted: number;
-  /** Posts found already in Slack after a kill (not made again). */
+  /** Posts and updates found already in Slack after a kill (not made again). */
   reconciled: number;
   blockKitProblems: number;
   /** The last log lines of every replica, for a failure's explanation. */
   logs: string;
+  /** What the shared database holds for the faults left open or whose close went wrong (PostgreSQL): its record and outbox rows. */
+  stateOf: string[];
 }
 
 interface Replica {
@@ -173,7 +177,9 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
     const exited = new Promise<void>((resolve) => (r.exited ? resolve() : r.child.once('exit', () => resolve())));
     r.child.kill(signal);
     if (signal === 'SIGTERM') {
-      const done = await Promise.race([exited.then(() => true), sleep(limitMs, false)]);
+      const timer = new AbortController();
+      const done = await Promise.race([exited.then(() => true), sleep(limitMs, false, { signal: timer.signal }).catch(() => true)]);
+      timer.abort();
       if (!done) r.child.kill('SIGKILL');
     }
     await exited;
@@ -228,6 +234,8 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
     stream = (async () => {
       while (streaming) {
         faults.step();
+        // At most a dozen open at once (the oldest closed first): the closes at the end stay few, so the run ends soon.
+        while (faults.open().length > OPEN_AT_MOST) faults.close(faults.open()[0]);
         await sleep(300 + Math.random() * 600);
       }
     })();
@@ -271,6 +279,18 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
     const limit = 240_000;
     await waitFor('every fault in one message, shown resolved', () => faults.settled(slack), limit).catch(() => undefined);
     const { duplicates, lost, stale } = faults.problems(slack);
+    const closeProblems = resolveProblems(slack, faults);
+    const stateOf: string[] = [];
+    const db = lease;
+    for (const id of db ? [...new Set([...stale, ...closeProblems.map((p) => p.split(':')[0])])] : []) {
+      if (!db) break;
+      const events = await db.query<{ key: string; status: string }>('SELECT key, status FROM events WHERE key LIKE $1', [`%:${id}`]);
+      const calls = await db.query<{ id: string; item: string; attempts: number; failed: number; last_error: string | null; progress: string; intent: string | null }>(
+        'SELECT id, item, attempts, failed, last_error, progress, intent FROM outbox WHERE item LIKE $1',
+        [`%${id}%`],
+      );
+      stateOf.push(`${id}: ${JSON.stringify(events.rows)}; outbox ${JSON.stringify(calls.rows.map((c) => ({ ...c, item: c.item.slice(0, 80) })))}`);
+    }
     return {
       failovers,
       faults: faults.raised.length,
@@ -278,7 +298,8 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
       duplicates,
       lost,
       stillOpen: stale,
-      closeProblems: resolveProblems(slack, faults),
+      closeProblems,
+      stateOf,
       wokenCalls,
       crashed: replicas.filter((r) => r.exited && !r.signalled).map((r) => `${r.name} (pid ${r.pid}): ${r.exited}\n${r.log}`),
       replicasStarted: replicas.length,

@@ -518,9 +518,10 @@ export class SlackApiServer {
         const channel = String(body.channel ?? '');
         if (!/^[CGD][A-Z0-9]{6,}$/.test(channel)) return { ok: false, error: 'channel_not_found' };
         const oldest = Number(body.oldest ?? 0);
+        const latest = body.latest === undefined ? Infinity : Number(body.latest);
         const withMetadata = body.include_all_metadata === true || body.include_all_metadata === 'true';
         const all = this.posts()
-          .filter((m) => m.channel === channel && (method === 'conversations.history' ? !m.threadTs && Number(m.ts) >= oldest : m.ts === body.ts || m.threadTs === body.ts))
+          .filter((m) => m.channel === channel && (method === 'conversations.history' ? !m.threadTs && Number(m.ts) >= oldest && Number(m.ts) <= latest : m.ts === body.ts || m.threadTs === body.ts))
           .sort((a, b) => (method === 'conversations.history' ? Number(b.ts) - Number(a.ts) : Number(a.ts) - Number(b.ts)));
         const from = Number(body.cursor ?? 0) || 0;
         const limit = Math.min(Number(body.limit ?? 100) || 100, 1000);
