@@ -50,12 +50,12 @@ const suite: BenchSuite = {
       });
     }
     for (const [name, outcome] of [['3 replicas', replicas], ['single process', baseline]] as const) {
-      const lists = [outcome.duplicates, outcome.lost, outcome.stillOpen, outcome.closeProblems, outcome.wokenCalls, outcome.crashed];
+      const lists = [outcome.duplicates, outcome.lost, outcome.stillOpen, outcome.closeProblems, outcome.woken, outcome.crashed];
       const wrong = lists.map((l) => l.length);
       // What went wrong, for the one who reads the run's output.
       for (const line of [...lists.flat(), ...outcome.stateOf]) progress(`${name}: ${line.split('\n')[0]}`);
       figures.push({
-        name: `${name}: ${outcome.faults} faults (all closed in the end): posted twice / lost / left open / closes not reaching their message once / Slack calls of woken leaders / replicas crashed`,
+        name: `${name}: ${outcome.faults} faults (all closed in the end): posted twice / lost / left open / closes not reaching their message once / woken leaders calling Slack or not stepping down / replicas crashed`,
         value: wrong.join(' / '),
         target: '0 / 0 / 0 / 0 / 0 / 0',
         met: wrong.every((n) => n === 0),

@@ -24,12 +24,12 @@ test(`three replicas, ${KILLS} leader kills (kill -9 and SIGSTOP in turn): every
     `replicas crash test: ${outcome.faults} faults (${outcome.closed} closed), ${outcome.failovers.length} kills, ${outcome.replicasStarted} replicas started, ` +
       `${outcome.reconciled} posts or updates found already in Slack after a kill\n  failover after kill -9: ${times('SIGKILL').join(', ')}\n  failover after SIGSTOP: ${times('SIGSTOP').join(', ')}\n`,
   );
-  const { duplicates, lost, stillOpen, closeProblems, wokenCalls, crashed } = outcome;
-  if (duplicates.length + lost.length + stillOpen.length + closeProblems.length + wokenCalls.length + crashed.length > 0) process.stderr.write(`replica logs:\n${outcome.logs}\n`);
+  const { duplicates, lost, stillOpen, closeProblems, woken, crashed } = outcome;
+  if (duplicates.length + lost.length + stillOpen.length + closeProblems.length + woken.length + crashed.length > 0) process.stderr.write(`replica logs:\n${outcome.logs}\n`);
   expect(outcome.failovers).toHaveLength(KILLS);
   // Each failover was recorded: another replica posted after every kill.
   expect(outcome.failovers.filter((f) => f.ms === undefined)).toEqual([]);
   expect(outcome.faults).toBeGreaterThan(KILLS);
-  expect({ duplicates, lost, stillOpen, closeProblems, wokenCalls, crashed }).toEqual({ duplicates: [], lost: [], stillOpen: [], closeProblems: [], wokenCalls: [], crashed: [] });
+  expect({ duplicates, lost, stillOpen, closeProblems, woken, crashed }).toEqual({ duplicates: [], lost: [], stillOpen: [], closeProblems: [], woken: [], crashed: [] });
   expect(outcome.blockKitProblems).toBe(0);
 }, 900_000);

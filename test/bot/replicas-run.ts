@@ -58,8 +58,8 @@ export interface FailoverOutcome {
   stillOpen: string[];
   /** Closed faults whose close did not reach their message exactly once (see resolveProblems). */
   closeProblems: string[];
-  /** Slack calls made by a leader after it was woken by SIGCONT (fencing lets it make none). */
-  wokenCalls: string[];
+  /** What a leader woken by SIGCONT did wrong: a Slack call (fencing lets it make none), or no step-down within the watch. */
+  woken: string[];
   /** Replicas that exited without being killed. */
   crashed: string[];
   replicasStarted: number;
@@ -77,6 +77,8 @@ interface Replica {
   child: ChildProcess;
   pid: number;
   log: string;
+  /** Its log since it was frozen by SIGSTOP (then woken and watched). */
+  sinceWoken?: string;
   /** Set once the test signalled it: its exit is no crash. */
   signalled?: string;
   exited?: string;
@@ -163,7 +165,7 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
   const { slack } = scene;
   const replicas: Replica[] = [];
   const traced: TracedCall[] = [];
-  const wokenCalls: string[] = [];
+  const woken: string[] = [];
   let reconciled = 0;
   let pg: PrivatePostgres | undefined;
   let lease: Client | undefined;
@@ -204,6 +206,7 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
       const child = spawnBot(env, (text) => {
         r.log = (r.log + text).slice(-6_000);
         reconciled += text.split('had reached Slack before the answer was lost').length - 1;
+        if (r.sinceWoken !== undefined) r.sinceWoken += text;
       });
       const r: Replica = { name, child, pid: child.pid as number, log: '' };
       child.once('exit', (code, signal) => (r.exited = signal ?? `exit code ${code}`));
@@ -239,6 +242,7 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
         await sleep(300 + Math.random() * 600);
       }
     })();
+    stream.catch(() => undefined); // awaited at the end, where its error fails the run
     await waitFor('a leader posting', async () => (await leader()) !== undefined && postsBy(0, -1), 120_000);
 
     const failovers: Failover[] = [];
@@ -251,6 +255,7 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
       if (signal === 'SIGKILL') await stop(target, 'SIGKILL');
       else {
         target.signalled = 'SIGSTOP';
+        target.sinceWoken = '';
         target.child.kill('SIGSTOP');
       }
       // An orchestrator's replacement, so that as many replicas stay up.
@@ -266,9 +271,11 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
         const wokenAt = Date.now();
         target.child.kill('SIGCONT');
         await sleep(options.watchWokenMs ?? 4_000);
+        const steppedDown = (target.sinceWoken ?? '').includes('bot: no longer leading');
         await stop(target, 'SIGTERM');
         const calls = traced.filter((c) => c.pid === target.pid && c.at >= wokenAt);
-        if (calls.length > 0) wokenCalls.push(`${target.name} (pid ${target.pid}), woken: ${calls.map((c) => c.method).join(', ')}`);
+        if (calls.length > 0) woken.push(`${target.name} (pid ${target.pid}), woken, called Slack: ${calls.map((c) => c.method).join(', ')}`);
+        if (!steppedDown) woken.push(`${target.name} (pid ${target.pid}), woken, did not say it stopped leading within the watch`);
       }
       await started(replacement);
     }
@@ -300,7 +307,7 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
       stillOpen: stale,
       closeProblems,
       stateOf,
-      wokenCalls,
+      woken,
       crashed: replicas.filter((r) => r.exited && !r.signalled).map((r) => `${r.name} (pid ${r.pid}): ${r.exited}\n${r.log}`),
       replicasStarted: replicas.length,
       reconciled,
