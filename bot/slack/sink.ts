@@ -29,7 +29,9 @@ export function createAlertClient(token: string, slackApiUrl?: string): webApi.W
   return new webApi.WebClient(token, {
     slackApiUrl,
     rejectRateLimitedCalls: true,
-    retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
+    // No retry of its own: a post or update whose answer was lost (connection reset, timeout) may have been made, and
+    // the WebClient would make it again. The outbox retries it instead, looking for it in Slack first.
+    retryConfig: { retries: 0 },
     logLevel: webApi.LogLevel.ERROR,
   });
 }

@@ -257,6 +257,7 @@ export class SlackApiServer {
   private readonly lastPosts = new Map<string, number[]>();
   private seq = 0;
   private readonly forced = new Map<string, number>();
+  private readonly dropped = new Map<string, number>();
   private readonly names = new Map<string, string>();
   /** Block types this workspace refuses as Slack would a block it does not take (invalid_blocks), not counted as the bot's problems. */
   refusedBlockTypes: string[] = [];
@@ -265,6 +266,11 @@ export class SlackApiServer {
   /** Told of every Web API call as it arrives, before it is answered (its request's socket still open: who made it). */
   onApiCall?: (method: string, request: IncomingMessage) => void;
   url = '';
+
+  /** The next `count` calls of `method` are carried out, then their connection reset instead of answered (the answer lost). */
+  dropAnswerOfNext(method: string, count: number): void {
+    this.dropped.set(method, (this.dropped.get(method) ?? 0) + count);
+  }
 
   /** The next `count` calls of `method` are answered 429 (Retry-After 1 s), whatever the rate. */
   rateLimitNext(method: string, count: number): void {
@@ -422,6 +428,12 @@ export class SlackApiServer {
       return;
     }
     this.record(method, body, 200, answer.ok === true, answer.error as string | undefined);
+    const drop = this.dropped.get(method) ?? 0;
+    if (drop > 0) {
+      this.dropped.set(method, drop - 1);
+      req.socket.destroy();
+      return;
+    }
     this.send(res, 200, answer);
   }
 
