@@ -33,6 +33,11 @@ const suite: BenchSuite = {
     const baseline = await runFailover({ replicas: 1, store: 'sqlite', kills: BASELINE_KILLS, signals: ['SIGKILL'], slackLatencyMs: 400, logger, progress: (l) => progress(`baseline ${l}`) });
     const replicas = await runFailover({ replicas: 3, kills: 2 * KILLS, signals: ['SIGKILL', 'SIGSTOP'], slackLatencyMs: 400, logger, progress });
     const loadAfter = load();
+    // The replicas' log during the slowest failover of each kind, to explain an outlier.
+    for (const signal of ['SIGKILL', 'SIGSTOP'] as const) {
+      const slowest = replicas.failovers.filter((f) => f.signal === signal).sort((a, b) => (b.ms ?? Infinity) - (a.ms ?? Infinity))[0];
+      if (slowest) progress(`the slowest failover after ${signal} (${slowest.ms ?? 'no post'} ms), what the replicas logged meanwhile:\n${slowest.log}`);
+    }
     const restart = timesOf(baseline, 'SIGKILL');
     const restartP95 = percentile(restart.times, 95);
     const figures: Figure[] = [];

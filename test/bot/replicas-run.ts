@@ -46,6 +46,8 @@ export interface Failover {
   signal: KillSignal;
   /** From the kill until another process's first post reached Slack; undefined: none within the limit. */
   ms?: number;
+  /** What the replicas logged meanwhile (each line after its replica's name), to explain a slow one. */
+  log: string;
 }
 
 export interface FailoverOutcome {
@@ -167,6 +169,8 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
   const traced: TracedCall[] = [];
   const woken: string[] = [];
   let reconciled = 0;
+  /** The replicas' log while a failover is timed. */
+  let failoverLog: string | undefined;
   let pg: PrivatePostgres | undefined;
   let lease: Client | undefined;
   let streaming = true;
@@ -207,6 +211,7 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
         r.log = (r.log + text).slice(-6_000);
         reconciled += text.split('had reached Slack before the answer was lost').length - 1;
         if (r.sinceWoken !== undefined) r.sinceWoken += text;
+        if (failoverLog !== undefined) failoverLog += text.replace(/^(?=.)/gm, `${r.name}: `);
       });
       const r: Replica = { name, child, pid: child.pid as number, log: '' };
       child.once('exit', (code, signal) => (r.exited = signal ?? `exit code ${code}`));
@@ -252,6 +257,7 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
       const target = await waitFor('a leader to kill', leader, 120_000);
       const signal = options.signals[i % options.signals.length];
       const killedAt = Date.now();
+      failoverLog = '';
       if (signal === 'SIGKILL') await stop(target, 'SIGKILL');
       else {
         target.signalled = 'SIGSTOP';
@@ -264,7 +270,8 @@ export async function runFailover(options: FailoverRunOptions): Promise<Failover
         () => (traced.find((c) => c.method === 'chat.postMessage' && c.at >= killedAt && c.pid !== undefined && c.pid !== target.pid)?.at ?? Date.now()) - killedAt,
         () => undefined,
       );
-      failovers.push({ signal, ms: took });
+      failovers.push({ signal, ms: took, log: failoverLog.slice(-20_000) });
+      failoverLog = undefined;
       say(`failover ${i + 1}/${options.kills} after ${signal === 'SIGKILL' ? 'kill -9' : 'SIGSTOP'}: ${took === undefined ? 'no post within 180 s' : `${took} ms`}`);
       if (signal === 'SIGSTOP') {
         // The old leader wakes: it must see its lease lost and make no Slack call; then it is stopped (three stay up).
