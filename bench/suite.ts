@@ -20,3 +20,9 @@ export interface BenchSuite {
   name: string;
   run(): Promise<SuiteResult>;
 }
+
+/** The p-th percentile (nearest rank) of `values`; NaN when there are none. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import '../shared/runtime/node';
 import type { PushSettings } from './alerts/sources/push';
 import type { NoticeSink } from './alerts/sink';
-import { readEnv, secretsOf, type BotEnv } from './config/env';
+import { leaderTimingsOf, readEnv, secretsOf, type BotEnv } from './config/env';
 import { ConfigError, loadConfigFile } from './config/load';
 import type { BotConfig } from './config/schema';
 import { startEmbeddedPlatform } from './embedded';
@@ -41,7 +41,8 @@ simulator in-process. Environment: SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket 
 SLACK_SIGNING_SECRET (HTTP, PORT); DRIVE_MONITORING_BASE_URL, _AUTH_URL, _TENANT_ID, _API_KEY,
 _API_SECRET, _API_SCOPE_ID; DRIVE_MONITORING_PUSH_URL, _USER, _PASSWORD, _TOPIC; DRIVE_BOT_CONFIG,
 DRIVE_BOT_STATE, LOG_LEVEL; DRIVE_BOT_DATABASE_URL (PostgreSQL shared by replicas, with PGPASSWORD and the
-other PG* variables for what it leaves out) instead of the SQLite state file.
+other PG* variables for what it leaves out) instead of the SQLite state file; DRIVE_BOT_LEADER_LEASE_MS
+and DRIVE_BOT_LEADER_RENEW_MS (the replicas' lease, default 10000 and 2000).
 
 Operations: --ops-port N (or DRIVE_BOT_OPS_PORT; 0 picks a free port) serves GET /healthz,
 /readyz and /metrics (Prometheus) on DRIVE_BOT_OPS_HOST (default 0.0.0.0), in every mode.`;
@@ -167,6 +168,7 @@ async function main(): Promise<void> {
     now: setup.now,
     lenient: values.lenient,
     database,
+    leadershipTimings: leaderTimingsOf(env),
   }).catch(async (error: unknown) => {
     await setup.close();
     throw error;

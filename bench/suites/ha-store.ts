@@ -3,7 +3,7 @@
 // suite's push set-up at 10,000 assets (bench/suites/scale.ts runPush: the bot in a process of its own as npm start
 // runs it, the simulator in another, a CP's data-subscription user plus a customer's, one fault per 3.2 s; here with
 // the operator's platform credential, so all 10,000 assets are in the bot's directory), once per
-// store and round, the stores alternating. PostgreSQL is a private PostgreSQL 15 on 127.0.0.1 (test/helpers/postgres.ts),
+// store and round, the stores alternating. PostgreSQL is a private PostgreSQL 15 on 127.0.0.1 (test/helpers/postgres-server.ts),
 // a fresh database per run; its server processes are not in the bot's RSS, as SQLite's work is.
 //   - alert latency p95, fault raised in the simulator (and pushed) to its message in our Slack server: PostgreSQL
 //     against SQLite, target at most 1.5x and under 1 s;
@@ -12,7 +12,7 @@
 // Reproduce: `npm run bench -- ha-store` (results in bench/results/latest.md).
 import { loadavg } from 'node:os';
 import { Client } from 'pg';
-import { startPostgres } from '../../test/helpers/postgres';
+import { startPostgres } from '../../test/helpers/postgres-server';
 import { fakeSlackToken } from '../../test/bot/helpers';
 import { SlackApiServer } from '../../test/bot/slack-server';
 import type { BenchSuite, Figure } from '../suite';

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DIGEST_MAX_LINES } from '../blocks/digest';
 import { type BotLogger, errorText } from '../log';
 import * as metrics from '../ops/metrics';
+import { FencedOut } from '../state/lease';
 import type { MessageRef, PendingCall, StateStore } from '../state/store';
 import type { Outage } from '../connectivity/model';
 import type { AlertRecord } from './model';
@@ -233,6 +234,15 @@ export class Dispatcher {
     return posted;
   }
 
+  private async updateFound(ref: MessageRef, tag: string): Promise<boolean> {
+    return (this.sink.updated?.(ref.channelId, ref.ts, tag) ?? Promise.resolve(false)).catch((error: unknown) => {
+      if (!(error instanceof PermanentSinkError)) return Promise.reject(error as Error);
+      // Without history access the update is made again: the same content, at least once.
+      this.options.logger.warn(`slack: cannot look for an unconfirmed update in ${ref.channel} (${errorText(error)}); updating again`);
+      return false;
+    });
+  }
+
   private async find(channel: string, tag: string, threadTs: string | undefined, since: number): Promise<Posted | undefined> {
     const lookup = this.sink.find?.(channel, await this.store.getChannelId(channel), tag, threadTs, since) ?? Promise.resolve(undefined);
     return lookup.catch((error: unknown) => {
@@ -251,17 +261,16 @@ export class Dispatcher {
   }
 
   /**
-   * An update made at most once per call. As for a post, the intent is written first and the update carries its
-   * call's tag: an update whose answer was not recorded (the database went away meanwhile, a crash) is looked at
-   * in Slack, and not made again when the message already carries it.
+   * An update made at most once, as a post is: its intent recorded first, and an update whose answer was lost
+   * (crash, a leader frozen mid-call) looked for in the message (its metadata names the call) before it is made again.
    */
   private async updateOnce(call: PendingCall, step: string, ref: MessageRef, notice: Notice | undefined): Promise<void> {
     if (call.progress[step] || notice === undefined) return;
     const tag = `${call.id}:${step}`;
-    if (call.intent?.step === step && this.sink.updated && (await this.sink.updated(ref.channelId, ref.ts, tag))) {
+    if (call.intent?.step === step && this.sink.updated && (await this.updateFound(ref, tag))) {
       await this.record(call, step, ref.channel, true);
       this.stats.reconciled++;
-      this.options.logger.info(`slack: update of ${ref.ts} in ${ref.channel} had reached Slack before it was recorded; not made again`);
+      this.options.logger.info(`slack: update of ${ref.channel} ${ref.ts} had reached Slack before the answer was lost; not made again`);
       return;
     }
     const intent = { step, at: Date.now() };
@@ -422,6 +431,11 @@ export class Dispatcher {
   }
 
   private async onError(channel: string, call: PendingCall, error: unknown): Promise<void> {
+    if (error instanceof FencedOut) {
+      // Another replica leads now (issue 26): the call stays in the outbox, untouched, for it.
+      this.options.logger.warn(`slack: ${call.item.kind} to ${channel} left to the replica that leads now (${errorText(error)})`);
+      return;
+    }
     if (error instanceof RateLimitedError) {
       this.stats.rateLimited++;
       this.nextPostAt.set(channel, Date.now() + error.retryAfterMs);

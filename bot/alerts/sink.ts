@@ -28,20 +28,19 @@ export interface NoticeSink {
    * a route may name a channel (#name), but updates need the id.
    */
   post(channel: string, notice: Notice, threadTs?: string, tag?: string): Promise<Posted>;
-  /** Replaces a message's content; `tag` names the call (as for posts), so a lost answer can be checked with `updated`. */
+  /** Replaces a message's content; `tag` names the call (carried in the message metadata, as a post's is). */
   update(channelId: string, ts: string, notice: Notice, tag?: string): Promise<void>;
-  /**
-   * Whether the message's last update is the one tagged `tag` (its metadata says so): how an update whose answer
-   * was lost (the database went away before it was recorded, a crash) is not made twice. Sinks that cannot
-   * look return false.
-   */
-  updated?(channelId: string, ts: string, tag: string): Promise<boolean>;
   /**
    * The message a post tagged `tag` created, if Slack has it (looked for in the channel's recent
    * history, or the thread's replies): how a call whose answer was lost is not made twice.
    * `since` (epoch ms) is when that call was attempted. Sinks that cannot look return undefined.
    */
   find?(channel: string, channelId: string | undefined, tag: string, threadTs: string | undefined, since: number): Promise<Posted | undefined>;
+  /**
+   * Whether the message already shows the update tagged `tag` (its metadata names it): how an update whose answer
+   * was lost (a kill, a leader frozen mid-call) is not made a second time. Sinks that cannot look leave it out.
+   */
+  updated?(channelId: string, ts: string, tag: string): Promise<boolean>;
 }
 
 /** The Slack message metadata type every notice the bot posts carries (assumption B11). */

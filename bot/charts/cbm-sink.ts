@@ -29,7 +29,7 @@ export function withKpiCharts(sink: NoticeSink, files: MessageSink, logger: BotL
       return posted;
     },
     update: (channelId, ts, notice, tag) => sink.update(channelId, ts, notice, tag),
-    // The wrapped sink's tag and lookup are what keep posts exactly once (assumption B12).
+    // The wrapped sink's tag and lookups are what keep posts and updates exactly once (assumption B12).
     ...(sink.find ? { find: sink.find.bind(sink) } : {}),
     ...(sink.updated ? { updated: sink.updated.bind(sink) } : {}),
   };

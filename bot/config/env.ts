@@ -35,6 +35,8 @@ export const envSchema = z.object({
   PGUSER: optional.describe('PostgreSQL user when DRIVE_BOT_DATABASE_URL leaves it out (default the system user).'),
   PGDATABASE: optional.describe('PostgreSQL database when DRIVE_BOT_DATABASE_URL leaves it out (default the user name).'),
   PGPASSWORD: optional.describe('PostgreSQL password, rather than in DRIVE_BOT_DATABASE_URL.'),
+  DRIVE_BOT_LEADER_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).optional().describe('Replicas on PostgreSQL: a leader whose lease is not renewed for this long is taken over (default 10000); it stops acting after 70% of it. Shorter: faster failover after a freeze, more renewals.'),
+  DRIVE_BOT_LEADER_RENEW_MS: z.coerce.number().int().min(100).max(300_000).optional().describe('Replicas on PostgreSQL: how often the leader renews its lease (default 2000); a standby tries to lead twice as often. Must stay under 70% of DRIVE_BOT_LEADER_LEASE_MS.'),
   DRIVE_SIM_EVENT_RATE: z.coerce.number().min(0).optional().describe('Embedded simulator: events per minute (default 6).'),
   DRIVE_SIM_TIME_SCALE: z.coerce.number().positive().optional().describe('Embedded simulator: how much faster than real time it runs (default 1).'),
 });
@@ -58,6 +60,7 @@ export function readEnv(env: NodeJS.ProcessEnv): BotEnv {
   partial('DRIVE_MONITORING_', PLATFORM);
   // The URL alone is allowed: it is then the default broker of `source.pushUsers` (B49).
   if (PUSH.slice(1).some((n) => parsed[`DRIVE_MONITORING_PUSH_${n}` as keyof BotEnv] !== undefined)) partial('DRIVE_MONITORING_PUSH_', PUSH);
+  if (leaderTimingsProblem(parsed)) throw new ConfigError(leaderTimingsProblem(parsed) as string);
   if (parsed.SLACK_BOT_TOKEN && !parsed.SLACK_APP_TOKEN && !parsed.SLACK_SIGNING_SECRET) {
     throw new ConfigError('SLACK_BOT_TOKEN is set but neither SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP mode) is');
   }
@@ -65,6 +68,31 @@ export function readEnv(env: NodeJS.ProcessEnv): BotEnv {
     throw new ConfigError('SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set but SLACK_BOT_TOKEN is missing');
   }
   return parsed;
+}
+
+const DEFAULT_LEASE_MS = 10_000;
+const DEFAULT_RENEW_MS = 2_000;
+/** The share of the lease after which a leader that could not renew stops acting (production: 3 s of 10 s). */
+const MARGIN_SHARE = 0.3;
+
+function leaderTimingsProblem(env: BotEnv): string | undefined {
+  const lease = env.DRIVE_BOT_LEADER_LEASE_MS ?? DEFAULT_LEASE_MS;
+  const renew = env.DRIVE_BOT_LEADER_RENEW_MS ?? DEFAULT_RENEW_MS;
+  const acting = lease - Math.round(lease * MARGIN_SHARE);
+  if (renew < acting) return undefined;
+  return `DRIVE_BOT_LEADER_RENEW_MS (${renew} ms) must be shorter than 70% of DRIVE_BOT_LEADER_LEASE_MS (${lease} ms, so ${acting} ms): a leader stops acting when it has not renewed for that long. Lower the renewal interval or lengthen the lease.`;
+}
+
+/**
+ * The replicas' lease timings the environment asks for (issue 26), as startLeadership takes them; undefined: the
+ * defaults of bot/state/leadership.ts (a 10 s lease renewed every 2 s). The margin is 30% of the lease and a standby
+ * tries to lead every half renewal interval, the proportions of the defaults.
+ */
+export function leaderTimingsOf(env: BotEnv): { ttlMs: number; renewEveryMs: number; marginMs: number; tryEveryMs: number } | undefined {
+  if (env.DRIVE_BOT_LEADER_LEASE_MS === undefined && env.DRIVE_BOT_LEADER_RENEW_MS === undefined) return undefined;
+  const ttlMs = env.DRIVE_BOT_LEADER_LEASE_MS ?? DEFAULT_LEASE_MS;
+  const renewEveryMs = env.DRIVE_BOT_LEADER_RENEW_MS ?? DEFAULT_RENEW_MS;
+  return { ttlMs, renewEveryMs, marginMs: Math.round(ttlMs * MARGIN_SHARE), tryEveryMs: Math.max(50, Math.round(renewEveryMs / 2)) };
 }
 
 /** Every secret value in the environment, for the logger to redact. */

@@ -29,7 +29,9 @@ export function createAlertClient(token: string, slackApiUrl?: string): webApi.W
   return new webApi.WebClient(token, {
     slackApiUrl,
     rejectRateLimitedCalls: true,
-    retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
+    // No retry of its own: a post or update whose answer was lost (connection reset, timeout) may have been made, and
+    // the WebClient would make it again. The outbox retries it instead, looking for it in Slack first.
+    retryConfig: { retries: 0 },
     logLevel: webApi.LogLevel.ERROR,
   });
 }
@@ -104,6 +106,16 @@ export class SlackNoticeSink implements NoticeSink {
     }
   }
 
+  async updated(channelId: string, ts: string, tag: string): Promise<boolean> {
+    try {
+      const answer = await this.client.conversations.history({ channel: channelId, oldest: ts, latest: ts, inclusive: true, include_all_metadata: true, limit: 1 });
+      const message = (answer.messages as FoundMessage[] | undefined)?.find((m) => m.ts === ts);
+      return message?.metadata?.event_type === METADATA_TYPE && message.metadata.event_payload?.call === tag;
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
   /**
    * Mentions as ids: a user group handle (`@maint-oncall`, `maint-oncall`) becomes its S… id from
    * usergroups.list, so Slack notifies its members; ids pass through; an unknown handle stays text.
@@ -139,22 +151,11 @@ export class SlackNoticeSink implements NoticeSink {
     return undefined;
   }
 
-  async update(channel: string, ts: string, notice: Notice, tag = 'update'): Promise<void> {
+  async update(channel: string, ts: string, notice: Notice, tag?: string): Promise<void> {
     const message = noticeMessage(notice, this.timeZone);
     try {
       // The metadata follows what the message shows (a sibling merged in, a digest re-rendered), and names the call.
-      await this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks, metadata: metadataOf(notice, tag) });
-    } catch (error) {
-      throw translate(error);
-    }
-  }
-
-  async updated(channel: string, ts: string, tag: string): Promise<boolean> {
-    try {
-      // The one message at `ts`: history up to it, inclusive, one message.
-      const answer = await this.client.conversations.history({ channel, latest: ts, inclusive: true, limit: 1, include_all_metadata: true });
-      const message = (answer.messages as FoundMessage[] | undefined)?.find((m) => m.ts === ts);
-      return message?.metadata?.event_type === METADATA_TYPE && message.metadata.event_payload?.call === tag;
+      await this.client.chat.update({ channel, ts, text: message.text, blocks: message.blocks, metadata: metadataOf(notice, tag ?? 'update') });
     } catch (error) {
       throw translate(error);
     }

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { storeEnvironment } from './store-under-test';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { METADATA_TYPE } from '../../bot/alerts/sink';
 import type { BotLogger } from '../../bot/log';
-import { startSimulator } from '../../simulator';
+import { type Simulator, startSimulator } from '../../simulator';
 import { credentialsOf, pushUserFor, type SimAsset } from './harness';
 import { fakeSlackToken, tempStateFile, waitFor } from './helpers';
 import { SlackApiServer, type StoredMessage } from './slack-server';
@@ -50,36 +50,36 @@ export function showsFinalState(message: StoredMessage, eventId: string, closed:
   return closed ? resolved : !resolved && json.includes(`event ${eventId}`);
 }
 
-export async function runCrashScenario(options: { kills: number; slackLatencyMs: number; logger: BotLogger; settleMs?: number }): Promise<CrashOutcome> {
+/** The simulator, a slow Slack, and the environment of the compiled bot run as `npm start` runs it, against both. */
+export interface BotScene {
+  sim: Simulator;
+  slack: SlackApiServer;
+  /** The bot's environment, without its store (DRIVE_BOT_STATE or DRIVE_BOT_DATABASE_URL). */
+  env: NodeJS.ProcessEnv;
+  /** A temporary directory for the run (config file, state file), removed by close(). */
+  dir: string;
+  /** Assets of the pushed organization that can fault. */
+  assets: SimAsset[];
+  close(): Promise<void>;
+}
+
+export async function startBotScene(options: { slackLatencyMs: number; logger: BotLogger }): Promise<BotScene> {
   const sim = await startSimulator();
   const botToken = fakeSlackToken('b');
   const slack = await new SlackApiServer({ token: botToken, latencyMs: options.slackLatencyMs }).start();
   const state = tempStateFile();
-  let child: ChildProcess | undefined;
-  let stderr = '';
-  let reconciled = 0;
-  const start = (env: NodeJS.ProcessEnv) => {
-    // eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- the bot's own CLI, run as an operator would
-    const started = spawn(process.execPath, [CLI], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    started.stderr?.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-20_000);
-      reconciled += d.toString().split('had reached Slack before the answer was lost').length - 1;
-    });
-    return started;
-  };
-  const kill = async (target: ChildProcess | undefined, signal: NodeJS.Signals) => {
-    if (!target || target.exitCode !== null || target.signalCode !== null) return;
-    const exited = new Promise((resolve) => target.once('exit', resolve));
-    target.kill(signal);
-    await exited;
+  const close = async () => {
+    await slack.close();
+    await sim.close();
+    state.cleanup();
   };
   try {
-    const assets = sim.fleet.assets().filter((a) => a.assetType !== 'PowerTrain' && a.level !== 'expired');
-    const orgId = assets[0].orgId;
-    const mine: SimAsset[] = assets.filter((a) => a.orgId === orgId);
+    const candidates = sim.fleet.assets().filter((a) => a.assetType !== 'PowerTrain' && a.level !== 'expired');
+    const orgId = candidates[0].orgId;
     const push = await pushUserFor(sim, orgId, options.logger);
     const credentials = credentialsOf(sim, 'EU', orgId);
-    const configFile = path.join(path.dirname(state.file), 'bot.json');
+    const dir = path.dirname(state.file);
+    const configFile = path.join(dir, 'bot.json');
     // A backlog of 8 before digests: more single posts, so more kills land inside one.
     writeFileSync(configFile, JSON.stringify({ source: { kind: 'push' }, cbm: { enabled: false }, alerts: { defaultChannel: '#crash-test', digestBacklog: 8 } }));
     const env: NodeJS.ProcessEnv = {
@@ -100,12 +100,85 @@ export async function runCrashScenario(options: { kills: number; slackLatencyMs:
       DRIVE_MONITORING_PUSH_PASSWORD: push.password,
       DRIVE_MONITORING_PUSH_TOPIC: push.topic,
       DRIVE_BOT_CONFIG: configFile,
-      ...(await storeEnvironment(state.file)),
     };
+    return { sim, slack, env, dir, assets: candidates.filter((a) => a.orgId === orgId), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The compiled bot as a child process, its log (stderr) handed to `onLog`. */
+export function spawnBot(env: NodeJS.ProcessEnv, onLog: (text: string) => void): ChildProcess {
+  // eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- the bot's own CLI, run as an operator would
+  const started = spawn(process.execPath, [CLI], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  started.stderr?.on('data', (d: Buffer) => onLog(d.toString()));
+  return started;
+}
+
+/** Faults raised on random assets, about a third of them closed (some at once, some later). */
+export class FaultStream {
+  readonly raised: string[] = [];
+  readonly closed = new Set<string>();
+  private readonly assetOf = new Map<string, number>();
+
+  constructor(private readonly scene: BotScene) {}
+
+  /** Raises one fault, and closes a random open one about a third of the time. */
+  step(): void {
+    const { assets, sim } = this.scene;
+    const asset = assets[Math.floor(Math.random() * assets.length)];
+    const event = sim.control.raiseEvent(asset.id, { eventType: 'Fault' });
+    this.raised.push(String(event.id));
+    this.assetOf.set(String(event.id), asset.id);
+    const open = this.open();
+    if (Math.random() < 0.35 && open.length > 0) this.close(open[Math.floor(Math.random() * open.length)]);
+  }
+
+  open(): string[] {
+    return this.raised.filter((id) => !this.closed.has(id));
+  }
+
+  close(id: string): void {
+    this.scene.sim.control.closeEvent(this.assetOf.get(id) as number, Number(id), 'Reset during the crash run');
+    this.closed.add(id);
+  }
+
+  /** The faults not in exactly one message showing their final state (open or resolved). */
+  problems(slack: SlackApiServer): { duplicates: string[]; lost: string[]; stale: string[] } {
+    return {
+      duplicates: this.raised.filter((id) => carriers(slack, id).length > 1),
+      lost: this.raised.filter((id) => carriers(slack, id).length === 0),
+      stale: this.raised.filter((id) => carriers(slack, id).length === 1 && !showsFinalState(carriers(slack, id)[0], id, this.closed.has(id))),
+    };
+  }
+
+  settled(slack: SlackApiServer): boolean {
+    return this.raised.every((id) => carriers(slack, id).length === 1 && showsFinalState(carriers(slack, id)[0], id, this.closed.has(id)));
+  }
+}
+
+export async function runCrashScenario(options: { kills: number; slackLatencyMs: number; logger: BotLogger; settleMs?: number }): Promise<CrashOutcome> {
+  const scene = await startBotScene(options);
+  const { slack } = scene;
+  let child: ChildProcess | undefined;
+  let stderr = '';
+  let reconciled = 0;
+  const start = (env: NodeJS.ProcessEnv) =>
+    spawnBot(env, (text) => {
+      stderr = (stderr + text).slice(-20_000);
+      reconciled += text.split('had reached Slack before the answer was lost').length - 1;
+    });
+  const kill = async (target: ChildProcess | undefined, signal: NodeJS.Signals) => {
+    if (!target || target.exitCode !== null || target.signalCode !== null) return;
+    const exited = new Promise((resolve) => target.once('exit', resolve));
+    target.kill(signal);
+    await exited;
+  };
+  try {
+    const env: NodeJS.ProcessEnv = { ...scene.env, ...(await storeEnvironment(path.join(scene.dir, 'state.sqlite'))) };
     child = start(env);
-    const raised: string[] = [];
-    const closed = new Set<string>();
-    const assetOf = new Map<string, number>();
+    const faults = new FaultStream(scene);
     let kills = 0;
     const killer = (async () => {
       while (kills < options.kills) {
@@ -116,29 +189,16 @@ export async function runCrashScenario(options: { kills: number; slackLatencyMs:
       }
     })();
     while (kills < options.kills) {
-      const asset = mine[Math.floor(Math.random() * mine.length)];
-      const event = sim.control.raiseEvent(asset.id, { eventType: 'Fault' });
-      raised.push(String(event.id));
-      assetOf.set(String(event.id), asset.id);
-      // Close about a third of the faults, some at once, some later.
-      const open = raised.filter((id) => !closed.has(id));
-      if (Math.random() < 0.35 && open.length > 0) {
-        const id = open[Math.floor(Math.random() * open.length)];
-        sim.control.closeEvent(assetOf.get(id) as number, Number(id), 'Reset during the crash run');
-        closed.add(id);
-      }
+      faults.step();
       await sleep(300 + Math.random() * 600);
     }
     await killer;
-    const settled = () => raised.every((id) => carriers(slack, id).length === 1 && showsFinalState(carriers(slack, id)[0], id, closed.has(id)));
-    await waitFor('every fault in one message, in its final state', settled, options.settleMs ?? 180_000).catch(() => undefined);
+    await waitFor('every fault in one message, in its final state', () => faults.settled(slack), options.settleMs ?? 180_000).catch(() => undefined);
     return {
-      faults: raised.length,
-      closed: closed.size,
+      faults: faults.raised.length,
+      closed: faults.closed.size,
       kills,
-      duplicates: raised.filter((id) => carriers(slack, id).length > 1),
-      lost: raised.filter((id) => carriers(slack, id).length === 0),
-      stale: raised.filter((id) => carriers(slack, id).length === 1 && !showsFinalState(carriers(slack, id)[0], id, closed.has(id))),
+      ...faults.problems(slack),
       reconciled,
       topLevelMessages: slack.posts().filter((m) => !m.threadTs).length,
       blockKitProblems: slack.problems.length,
@@ -146,8 +206,6 @@ export async function runCrashScenario(options: { kills: number; slackLatencyMs:
     };
   } finally {
     await kill(child, 'SIGKILL');
-    await slack.close();
-    await sim.close();
-    state.cleanup();
+    await scene.close();
   }
 }

@@ -43,6 +43,36 @@ test('a 429 makes only its channel wait for Retry-After; the other channel goes 
   await store.close();
 });
 
+test('a post and an update whose answers were lost (the connection reset after Slack made them) are found in Slack, not made again', async () => {
+  const store = StateStore.over(await openTestDatabase(':memory:'));
+  const { logger, lines } = capturingLogger();
+  const dispatcher = new Dispatcher(store, new SlackNoticeSink(createAlertClient(token, slack.apiUrl), 'UTC'), { postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger });
+  const open = alert(500);
+  await store.putEvent(open);
+  slack.dropAnswerOfNext('chat.postMessage', 1);
+  await store.enqueue('#lossy', { kind: 'alert', alert: open });
+  dispatcher.kick();
+  expect(await dispatcher.drain(20_000)).toBe(true);
+  const channel = slack.channelId('#lossy');
+  const messages = slack.posts().filter((m) => m.channel === channel && !m.threadTs);
+  expect(messages).toHaveLength(1);
+
+  const closed: AlertRecord = { ...open, status: 'Close' };
+  await store.putEvent(closed);
+  slack.dropAnswerOfNext('chat.update', 1);
+  await store.enqueue('#lossy', { kind: 'resolve', alert: closed });
+  dispatcher.kick();
+  expect(await dispatcher.drain(20_000)).toBe(true);
+  const updates = slack.calls.filter((c) => c.method === 'chat.update' && c.body.ts === messages[0].ts);
+  expect(updates).toHaveLength(1);
+  expect(messages[0].text).toMatch(/Resolved/);
+  expect(slack.posts().filter((m) => m.threadTs === messages[0].ts)).toHaveLength(1);
+  expect(dispatcher.stats.reconciled).toBe(2);
+  expect(lines.filter((l) => l.includes('had reached Slack before the answer was lost'))).toHaveLength(2);
+  await dispatcher.stop();
+  await store.close();
+});
+
 test('the daily CBM digest is enqueued once per local day, after the configured time, per channel', async () => {
   const store = StateStore.over(await openTestDatabase(':memory:'));
   const config = parseConfig({ timeZone: '+08:00', cbm: { dailyDigestAt: '08:00' }, alerts: { routes: [{ severity: ['Fault'], channel: '#red' }], defaultChannel: '#all' } });

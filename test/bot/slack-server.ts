@@ -259,12 +259,20 @@ export class SlackApiServer {
   private readonly lastPosts = new Map<string, number[]>();
   private seq = 0;
   private readonly forced = new Map<string, number>();
+  private readonly dropped = new Map<string, number>();
   private readonly names = new Map<string, string>();
   /** Block types this workspace refuses as Slack would a block it does not take (invalid_blocks), not counted as the bot's problems. */
   refusedBlockTypes: string[] = [];
   /** Custom step runs by function_execution_id. */
   readonly stepRuns = new Map<string, StepRun>();
+  /** Told of every Web API call as it arrives, before it is answered (its request's socket still open: who made it). */
+  onApiCall?: (method: string, request: IncomingMessage) => void;
   url = '';
+
+  /** The next `count` calls of `method` are carried out, then their connection reset instead of answered (the answer lost). */
+  dropAnswerOfNext(method: string, count: number): void {
+    this.dropped.set(method, (this.dropped.get(method) ?? 0) + count);
+  }
 
   /** The next `count` calls of `method` are answered 429 (Retry-After 1 s), whatever the rate. */
   rateLimitNext(method: string, count: number): void {
@@ -401,6 +409,7 @@ export class SlackApiServer {
       return;
     }
     const method = url.pathname.replace(/^\/api\//, '');
+    this.onApiCall?.(method, req);
     const auth = req.headers.authorization ?? (typeof body.token === 'string' ? `Bearer ${body.token}` : '');
     if (method === 'apps.connections.open' && this.options.socketMode && auth === `Bearer ${this.options.socketMode.appToken}`) {
       this.record(method, body, 200, true);
@@ -423,6 +432,12 @@ export class SlackApiServer {
     this.record(method, body, 200, answer.ok === true, answer.error as string | undefined);
     // The call took effect; its answer is still to be sent (after latencyMs): what a test does to the world meanwhile.
     this.onApplied?.(method, answer.ok === true);
+    const drop = this.dropped.get(method) ?? 0;
+    if (drop > 0) {
+      this.dropped.set(method, drop - 1);
+      req.socket.destroy();
+      return;
+    }
     this.send(res, 200, answer);
   }
 
