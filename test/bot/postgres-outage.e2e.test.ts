@@ -171,7 +171,7 @@ describe('PostgreSQL stopped for a minute under a stream of faults', () => {
     // Many faults were posted open and then closed: the check above is mostly about them.
     expect(postedOpen.length).toBeGreaterThan(10);
     // The update Slack made while the database went away was found in Slack, not made again.
-    expect(lines.some((l) => /slack: update of \S+ in #db-outage had reached Slack before it was recorded; not made again/.test(l))).toBe(true);
+    expect(lines.some((l) => /slack: update of #db-outage \S+ had reached Slack before the answer was lost; not made again/.test(l))).toBe(true);
     process.stderr.write(`database outage: ${raised.length} faults (${raisedBefore} before it, ${raised.length - raisedBefore} from its start), ${postedOpen.length} posted open and then closed\n`);
     expect(raised.length - raisedBefore).toBeGreaterThan(20);
 
