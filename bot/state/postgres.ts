@@ -178,8 +178,9 @@ export class PostgresDatabase implements SqlDatabase {
         });
       } catch (error) {
         if (!(error instanceof DatabaseError && error.code && RETRYABLE.has(error.code)) || attempt >= POSTGRES_LIMITS.serializationAttempts) throw error;
-        // Jittered: two replicas that collided should not collide again.
-        await sleep(Math.random() * 10 * attempt);
+        // Jittered and growing: transactions that collided should not collide again, and ten handlers on one asset
+        // (a burst of pushed faults) kept colliding within linear 10 ms steps until the attempts ran out.
+        await sleep(Math.random() * Math.min(5 * 2 ** attempt, 250));
       }
     }
   }

@@ -83,7 +83,10 @@ test.each(['simulator-amqp', 'simulator-mqtt', 'rabbitmq-amqp', 'rabbitmq-mqtt',
     const missing: number[] = [];
     for (let n = 1; n <= COUNT; n++) if ((await bot.store.getEvent(eventKey(ASSET, n))) === undefined) missing.push(n);
     expect(missing).toEqual([]);
-    expect(bot.receiver.stats.failed).toBe(bot.failedOnce.size);
+    // Every failed handling is one of the injected failures or, on PostgreSQL, a transaction that kept colliding with
+    // the others on the same asset past its retries (redelivered by the broker, as the missing list above shows).
+    const conflicts = bot.lines.filter((l) => l.includes('push handler failed') && l.includes('could not serialize access')).length;
+    expect(bot.receiver.stats.failed).toBe(bot.failedOnce.size + conflicts);
     expect(bot.failedOnce.size).toBeGreaterThanOrEqual(COUNT / 100);
     expect(await bot.store.countPending()).toBe(COUNT);
     expect(bot.lines.filter((l) => l.startsWith('error'))).toEqual([]);
