@@ -27,6 +27,7 @@ import {
   readState,
   type WorkflowJson,
 } from './harness';
+import { fakeSlackToken } from '../bot/helpers';
 import { OPENAI_CREDENTIAL, readTools } from './helpers/agent-workflows';
 import { startScriptedModel, type ScriptedModel } from './helpers/scripted-model';
 
@@ -128,7 +129,7 @@ beforeAll(async () => {
   drive = found;
   await importCredential(state.instance, { ...CREDENTIAL, type: 'driveMonitoringApi', data: credentialData });
   await importCredential(state.instance, { ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url } });
-  await importCredential(state.instance, { ...SLACK_CREDENTIAL, type: 'slackApi', data: { accessToken: 'xoxb-never-sent' } });
+  await importCredential(state.instance, { ...SLACK_CREDENTIAL, type: 'slackApi', data: { accessToken: fakeSlackToken('b') } });
 });
 
 afterAll(async () => {
