@@ -38,8 +38,6 @@ export type AckIntent = 'acknowledge' | 'take-over';
 export interface AckOutcome {
   /** The sentence for the person. */
   text: string;
-  /** Something was taken (the messages are being updated). */
-  changed: boolean;
   /** Every alert named is closed. */
   closed: boolean;
   /** Who holds it, when an Acknowledge found it taken by someone else a moment before. */
@@ -163,10 +161,10 @@ export class OnCall {
     });
     if (taken.length > 0) this.onEnqueued();
     const held = heldBy.map((h) => `<@${h.userId}> holds ${h.what} already (taken before your Acknowledge arrived), so it stays with them; press Take over to take it from them.`).join(' ');
-    if (taken.length > 0) return { text: `You ${taken.join('; ')}. Reminders for it stop.${held ? ` ${held}` : ''}`, changed: true, closed: false, previousHolder };
-    if (heldBy.length > 0) return { text: held, changed: false, closed: false, heldBy: heldBy[0].userId, previousHolder };
-    if (already.length > 0) return { text: 'You already hold this alert.', changed: false, closed: false, previousHolder };
-    return { text: 'This alert is closed already: nothing to acknowledge.', changed: false, closed: true };
+    if (taken.length > 0) return { text: `You ${taken.join('; ')}. Reminders for it stop.${held ? ` ${held}` : ''}`, closed: false, previousHolder };
+    if (heldBy.length > 0) return { text: held, closed: false, heldBy: heldBy[0].userId, previousHolder };
+    if (already.length > 0) return { text: 'You already hold this alert.', closed: false, previousHolder };
+    return { text: 'This alert is closed already: nothing to acknowledge.', closed: true };
   }
 
   private groupNames(): string[] {
