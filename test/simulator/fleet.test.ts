@@ -141,11 +141,19 @@ describe('control and bus', () => {
 
   test('online, then offline a moment later, at an hour the seeded fleet has it offline: LatestDataReceived is the time it was online', async () => {
     // An asset the seeded hours have offline now (no state forced yet), as the hourly state reports it.
+    // Which assets the seed has offline depends on the hour: the clock moves on an hour at a time
+    // until one is (the test failed at some hours of the day when it took the hour it ran at).
     const offlineNow = new Set<number>();
     const off = h.sim.bus.on('state.hourly', (e) => e.states.forEach((s) => !s.online && offlineNow.add(s.assetId)));
-    h.sim.control.tickHourly();
+    const eligible = (a: { id: number; assetType: string; level: string }) => a.assetType !== 'PowerTrain' && a.level !== 'expired' && offlineNow.has(a.id);
+    for (let hour = 0; hour < 48; hour++) {
+      offlineNow.clear();
+      h.sim.control.tickHourly();
+      if (h.sim.fleet.assets().some(eligible)) break;
+      h.sim.clock.advance(3_600_000);
+    }
     off();
-    const motor = h.asset((a) => a.assetType !== 'PowerTrain' && a.level !== 'expired' && offlineNow.has(a.id), 'a drive or motor offline by the seeded hours');
+    const motor = h.asset(eligible, 'a drive or motor offline by the seeded hours in two days');
     const online = h.sim.clock.now();
     h.sim.control.setOnline(motor.id, true);
     h.sim.clock.advance(5_000);
