@@ -13,12 +13,18 @@ export class Limiter {
   }
 
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (this.active < this.limit && this.queue.length === 0 && !signal?.aborted) {
-      // Fast path: a free slot, no queue, no extra promise hop.
-      this.active++;
-      return this.runHeld(task);
-    }
+    if (this.tryAcquire(signal)) return this.runHeld(task);
     return this.acquire(signal).then(() => this.runHeld(task));
+  }
+
+  /**
+   * Takes a free slot at once when there is one and nobody is queued (the caller must `release`
+   * it): the hot path of the core's calls, without a promise of its own.
+   */
+  tryAcquire(signal?: AbortSignal): boolean {
+    if (this.active >= this.limit || this.queue.length > 0 || signal?.aborted) return false;
+    this.active++;
+    return true;
   }
 
   private async runHeld<T>(task: () => Promise<T>): Promise<T> {
@@ -29,7 +35,8 @@ export class Limiter {
     }
   }
 
-  private acquire(signal?: AbortSignal): Promise<void> {
+  /** Waits for a slot in arrival order (the caller must `release` it); a queued wait ends when `signal` aborts. */
+  acquire(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(abortError(signal));
     if (this.active < this.limit) {
       this.active++;
@@ -49,7 +56,7 @@ export class Limiter {
     });
   }
 
-  private release(): void {
+  release(): void {
     const next = this.queue.shift();
     if (!next) {
       this.active--;
