@@ -1,4 +1,4 @@
-import { abortError } from './wait';
+import { abortError, onAbort } from './wait';
 
 /**
  * Bounded concurrency: at most `limit` tasks run at once, the rest queue in arrival order.
@@ -6,7 +6,7 @@ import { abortError } from './wait';
  */
 export class Limiter {
   private active = 0;
-  private readonly queue: Array<{ start: () => void; signal?: AbortSignal; onAbort?: () => void }> = [];
+  private readonly queue: Array<{ start: () => void; stopFollowing?: () => void }> = [];
 
   constructor(readonly limit: number) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a positive integer, got ${limit}`);
@@ -43,14 +43,13 @@ export class Limiter {
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
-      const entry: { start: () => void; signal?: AbortSignal; onAbort?: () => void } = { start: resolve, signal };
+      const entry: { start: () => void; stopFollowing?: () => void } = { start: resolve };
       if (signal) {
-        entry.onAbort = () => {
+        entry.stopFollowing = onAbort(signal, () => {
           const at = this.queue.indexOf(entry);
           if (at >= 0) this.queue.splice(at, 1);
           reject(abortError(signal));
-        };
-        signal.addEventListener('abort', entry.onAbort, { once: true });
+        });
       }
       this.queue.push(entry);
     });
@@ -62,7 +61,7 @@ export class Limiter {
       this.active--;
       return;
     }
-    if (next.onAbort) next.signal?.removeEventListener('abort', next.onAbort);
+    next.stopFollowing?.();
     next.start();
   }
 }

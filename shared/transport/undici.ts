@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { toTransportError } from './errors';
 import { TransportError } from '../errors';
+import { onAbort } from '../core/wait';
 import type { Transport, TransportRequest, TransportResponse } from './types';
 
 export interface UndiciTransportOptions {
@@ -79,7 +80,7 @@ class CollectingHandler implements Dispatcher.DispatchHandler {
   private abortRequest: ((reason: Error) => void) | undefined;
   private abortReason: Error | undefined;
   private settled = false;
-  private readonly onAbort: (() => void) | undefined;
+  private readonly stopFollowing: (() => void) | undefined;
 
   constructor(
     private readonly maxBytes: number,
@@ -88,10 +89,7 @@ class CollectingHandler implements Dispatcher.DispatchHandler {
     private reject: (error: unknown) => void,
   ) {
     if (signal?.aborted) this.abortReason = abortReasonOf(signal);
-    else if (signal) {
-      this.onAbort = () => this.abort(abortReasonOf(signal));
-      signal.addEventListener('abort', this.onAbort, { once: true });
-    }
+    else if (signal) this.stopFollowing = onAbort(signal, () => this.abort(abortReasonOf(signal)));
   }
 
   onConnect(abort: (reason?: Error) => void): void {
@@ -144,7 +142,7 @@ class CollectingHandler implements Dispatcher.DispatchHandler {
    */
   private settle(): void {
     this.settled = true;
-    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+    this.stopFollowing?.();
     this.chunks = NONE;
     this.rawHeaders = NONE;
     this.resolve = this.reject = settledAlready;

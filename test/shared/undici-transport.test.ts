@@ -5,9 +5,11 @@
 // during the body, repeated headers, timeouts, connection failures, and URLs under more than one
 // origin on one transport.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { getEventListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { TransportError } from '../../shared';
 import { createUndiciTransport } from '../../shared/runtime/node';
+import { callSignal } from '../../shared/core/wait';
 import type { Transport } from '../../shared/transport/types';
 import { waitFor } from '../bot/helpers';
 
@@ -131,21 +133,34 @@ test('cancelling before the request is sent, or while its body is arriving, ends
   // A finished call leaves nothing on a signal that lives on (a client-wide one, say).
   const lasting = new AbortController();
   const quick = await start((_req, res) => res.end('{}'));
-  let added = 0;
-  let removed = 0;
-  const add = lasting.signal.addEventListener.bind(lasting.signal);
-  const remove = lasting.signal.removeEventListener.bind(lasting.signal);
-  lasting.signal.addEventListener = ((...args: Parameters<typeof add>) => {
-    added++;
-    add(...args);
-  }) as typeof add;
-  lasting.signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
-    removed++;
-    remove(...args);
-  }) as typeof remove;
   for (let i = 0; i < 5; i++) await client.request({ method: 'GET', url: `${quick.url}/z`, headers: {}, signal: lasting.signal });
-  expect(added).toBe(5);
-  expect(removed).toBe(5);
+  expect(getEventListeners(lasting.signal, 'abort')).toHaveLength(0);
+});
+
+test("a call's own deadline ends a request in flight through a hook, with no 'abort' listener on its signal; another signal gets one listener for the request's life", async () => {
+  let answered = 0;
+  const server = await start((_req, res) => {
+    answered++;
+    res.writeHead(200);
+    res.write('partial');
+  });
+  const client = transport();
+  const call = callSignal([], 400);
+  const pending = client.request({ method: 'GET', url: `${server.url}/deadline`, headers: {}, signal: call.signal });
+  await waitFor('the server to start answering', () => answered === 1);
+  expect(getEventListeners(call.signal as AbortSignal, 'abort')).toHaveLength(0);
+  const failure = await failureOf(pending);
+  expect(failure.reason).toBe('TIMEOUT');
+  expect(call.deadlinePassed()).toBe(true);
+  call.clear();
+
+  const foreign = new AbortController();
+  const other = client.request({ method: 'GET', url: `${server.url}/foreign`, headers: {}, signal: foreign.signal });
+  await waitFor('the second answer to start', () => answered === 2);
+  expect(getEventListeners(foreign.signal, 'abort')).toHaveLength(1);
+  foreign.abort();
+  expect((await failureOf(other)).reason).toBe('ABORTED');
+  expect(getEventListeners(foreign.signal, 'abort')).toHaveLength(0);
 });
 
 test('a server that never answers ends the request with TIMEOUT after the per-request timeout', async () => {
