@@ -58,6 +58,17 @@ async function start(route: Route): Promise<TestServer> {
   return server;
 }
 
+/** A server that starts every answer and never finishes it: only a cancellation or a deadline ends the wait. */
+async function stalling(): Promise<{ server: TestServer; answered: () => number }> {
+  let answered = 0;
+  const server = await start((_req, res) => {
+    answered++;
+    res.writeHead(200);
+    res.write('partial');
+  });
+  return { server, answered: () => answered };
+}
+
 function transport(options: Parameters<typeof createUndiciTransport>[0] = {}): Transport {
   const made = createUndiciTransport(options);
   transports.push(made);
@@ -111,13 +122,7 @@ test('a body over the size limit is refused as TOO_LARGE, whether its length is 
 });
 
 test('cancelling before the request is sent, or while its body is arriving, ends it with ABORTED and the signal gains no listener that outlives the call', async () => {
-  let answered = 0;
-  const server = await start((_req, res) => {
-    answered++;
-    res.writeHead(200);
-    res.write('partial');
-    // The rest never comes: only the cancellation ends the wait.
-  });
+  const { server, answered } = await stalling();
   const client = transport();
   const early = new AbortController();
   early.abort();
@@ -126,7 +131,7 @@ test('cancelling before the request is sent, or while its body is arriving, ends
 
   const during = new AbortController();
   const pending = client.request({ method: 'GET', url: `${server.url}/y`, headers: {}, signal: during.signal });
-  await waitFor('the server to start answering', () => answered === 1);
+  await waitFor('the server to start answering', () => answered() === 1);
   during.abort();
   expect((await failureOf(pending)).reason).toBe('ABORTED');
 
@@ -138,16 +143,11 @@ test('cancelling before the request is sent, or while its body is arriving, ends
 });
 
 test("a call's own deadline ends a request in flight through a hook, with no 'abort' listener on its signal; another signal gets one listener for the request's life", async () => {
-  let answered = 0;
-  const server = await start((_req, res) => {
-    answered++;
-    res.writeHead(200);
-    res.write('partial');
-  });
+  const { server, answered } = await stalling();
   const client = transport();
   const call = callSignal([], 400);
   const pending = client.request({ method: 'GET', url: `${server.url}/deadline`, headers: {}, signal: call.signal });
-  await waitFor('the server to start answering', () => answered === 1);
+  await waitFor('the server to start answering', () => answered() === 1);
   expect(getEventListeners(call.signal as AbortSignal, 'abort')).toHaveLength(0);
   const failure = await failureOf(pending);
   expect(failure.reason).toBe('TIMEOUT');
@@ -156,7 +156,7 @@ test("a call's own deadline ends a request in flight through a hook, with no 'ab
 
   const foreign = new AbortController();
   const other = client.request({ method: 'GET', url: `${server.url}/foreign`, headers: {}, signal: foreign.signal });
-  await waitFor('the second answer to start', () => answered === 2);
+  await waitFor('the second answer to start', () => answered() === 2);
   expect(getEventListeners(foreign.signal, 'abort')).toHaveLength(1);
   foreign.abort();
   expect((await failureOf(other)).reason).toBe('ABORTED');
