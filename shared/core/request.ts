@@ -173,7 +173,6 @@ export class ApiCore {
     const signal = call.signal;
     try {
       const { ref, method, url, body, idempotent } = request;
-      const label = (): string => (ref ? `${ref.id} ${method}` : `${method} download`);
       let reauthenticated = false;
 
       for (let attempt = 1; ; attempt++) {
@@ -202,19 +201,19 @@ export class ApiCore {
           if (signal?.aborted || attempt >= config.retry.maxAttempts || !(idempotent || failure.notSent)) throw transportError;
           if (request.state && !failure.notSent) request.state.uncertainEarlier = true;
           const delay = backoffDelay(config.retry, attempt, config.random);
-          config.logger.warn(`${label()} attempt ${attempt} failed (${failure.reason}); retrying in ${delay} ms`);
+          config.logger.warn(`${labelOf(ref, method)} attempt ${attempt} failed (${failure.reason}); retrying in ${delay} ms`);
           await sleep(delay, signal);
           continue;
         }
         if (config.logger.enabled.debug) {
-          config.logger.debug(`${label()} ${ref ? url : redactUrl(url)} -> HTTP ${response.status} in ${Date.now() - started} ms (attempt ${attempt})`);
+          config.logger.debug(`${labelOf(ref, method)} ${ref ? url : redactUrl(url)} -> HTTP ${response.status} in ${Date.now() - started} ms (attempt ${attempt})`);
         }
 
         if (response.status === 401 && auth && token !== undefined && !reauthenticated) {
           // assumption A4: any 401 means the token was refused. Re-authenticate once, then retry once.
           reauthenticated = true;
           auth.cache.invalidate(auth.credentials, token);
-          config.logger.info(`${label()}: access token refused (HTTP 401); fetching a new token and retrying once`);
+          config.logger.info(`${labelOf(ref, method)}: access token refused (HTTP 401); fetching a new token and retrying once`);
           attempt--;
           continue;
         }
@@ -224,7 +223,7 @@ export class ApiCore {
           if (request.state && response.status !== 429) request.state.uncertainEarlier = true;
           const after = retryAfterMs(response);
           const delay = after !== undefined ? Math.min(after, config.retry.maxRetryAfterMs) : backoffDelay(config.retry, attempt, config.random);
-          config.logger.warn(`${label()} answered HTTP ${response.status} (attempt ${attempt}); retrying in ${delay} ms`);
+          config.logger.warn(`${labelOf(ref, method)} answered HTTP ${response.status} (attempt ${attempt}); retrying in ${delay} ms`);
           await sleep(delay, signal);
           continue;
         }
@@ -254,6 +253,11 @@ export class ApiCore {
   }
 }
 
+/** How a log line names a request: its endpoint and method, or a download. */
+function labelOf(ref: EndpointRef | undefined, method: string): string {
+  return ref ? `${ref.id} ${method}` : `${method} download`;
+}
+
 /** URLs in log lines lose their query values (signed links carry their signature there). */
 export function redactUrl(url: string): string {
   return url.replace(/([?&][^=&]+=)[^&]+/g, '$1…');
@@ -262,32 +266,38 @@ export function redactUrl(url: string): string {
 /** Read the body as the API envelope, or say precisely what else it is. */
 export function readEnvelope(ref: EndpointRef, response: TransportResponse): Envelope {
   const text = response.body.toString('utf8');
-  const contentType = headerValue(response.headers, 'content-type');
-  // A create answered by a failing server may still have been carried out: it is not repeated.
-  const check = response.status >= 500 && !isIdempotent(ref.id) ? CHECK_BEFORE_REPEATING[ref.id] : undefined;
-  const hint = check ? `The platform may have carried it out before failing, so it was not repeated: ${check}.` : undefined;
-  const unexpected = (problem: string): UnexpectedResponseError =>
-    new UnexpectedResponseError({ httpStatus: response.status, body: text, problem, endpoint: ref, contentType, hint });
   const first = firstVisibleChar(text);
-  if (first === '') throw unexpected('empty body where the JSON envelope was expected');
-  if (first === '<' || (contentType !== undefined && /html/i.test(contentType))) throw unexpected('an HTML page instead of JSON (a gateway or proxy error page?)');
+  if (first === '') throw unexpectedAnswer(ref, response, text, 'empty body where the JSON envelope was expected');
+  if (first === '<') throw unexpectedAnswer(ref, response, text, HTML_PAGE);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     json = undefined;
   }
+  // The envelope itself is enough: its content type is read only to say what else an answer is
+  // (the headers of an answer are decoded when first read, and this runs on every call).
+  const envelope = json === undefined ? undefined : envelopeOf(json);
+  if (envelope) return envelope;
+  const contentType = headerValue(response.headers, 'content-type');
+  if (contentType !== undefined && /html/i.test(contentType)) throw unexpectedAnswer(ref, response, text, HTML_PAGE);
   if (json === undefined) {
     const looksJson = first === '{' || first === '[' || (contentType !== undefined && /json/i.test(contentType));
-    if (looksJson) throw unexpected(`truncated or invalid JSON (${response.body.length} bytes)`);
+    if (looksJson) throw unexpectedAnswer(ref, response, text, `truncated or invalid JSON (${response.body.length} bytes)`);
     const hint = response.status === 404 ? '; check that baseUrl is the platform address (the core appends /devcenter/extapi/v1)' : '';
-    throw unexpected(`a ${contentType?.split(';')[0] ?? 'non-JSON'} answer instead of the JSON envelope${hint}`);
+    throw unexpectedAnswer(ref, response, text, `a ${contentType?.split(';')[0] ?? 'non-JSON'} answer instead of the JSON envelope${hint}`);
   }
-  const envelope = envelopeOf(json);
-  if (!envelope) {
-    throw unexpected('JSON without the API envelope {payload, message, success, code}');
-  }
-  return envelope;
+  throw unexpectedAnswer(ref, response, text, 'JSON without the API envelope {payload, message, success, code}');
+}
+
+const HTML_PAGE = 'an HTML page instead of JSON (a gateway or proxy error page?)';
+
+/** An answer that is not the envelope, said precisely (built only on that path: readEnvelope runs on every call). */
+function unexpectedAnswer(ref: EndpointRef, response: TransportResponse, text: string, problem: string): UnexpectedResponseError {
+  // A create answered by a failing server may still have been carried out: it is not repeated.
+  const check = response.status >= 500 && !isIdempotent(ref.id) ? CHECK_BEFORE_REPEATING[ref.id] : undefined;
+  const hint = check ? `The platform may have carried it out before failing, so it was not repeated: ${check}.` : undefined;
+  return new UnexpectedResponseError({ httpStatus: response.status, body: text, problem, endpoint: ref, contentType: headerValue(response.headers, 'content-type'), hint });
 }
 
 function firstVisibleChar(text: string): string {
@@ -302,18 +312,20 @@ function firstVisibleChar(text: string): string {
 function envelopeOf(json: unknown): Envelope | undefined {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
   const record = json as Record<string, unknown>;
-  const get = (name: string): unknown => {
-    if (name in record) return record[name];
-    const key = Object.keys(record).find((k) => k.toLowerCase() === name);
-    return key === undefined ? undefined : record[key];
-  };
-  const success = get('success');
-  const rawCode = get('code');
+  const success = fieldOf(record, 'success');
+  const rawCode = fieldOf(record, 'code');
   const code = typeof rawCode === 'string' && /^\d+$/.test(rawCode) ? Number(rawCode) : rawCode;
-  const message = get('message');
+  const message = fieldOf(record, 'message');
   if (typeof success !== 'boolean' || typeof code !== 'number' || !Number.isInteger(code)) return undefined;
   if (message !== undefined && message !== null && typeof message !== 'string') return undefined;
-  return { payload: get('payload'), message: message ?? null, success, code };
+  return { payload: fieldOf(record, 'payload'), message: message ?? null, success, code };
+}
+
+/** A field by its lower-case name, in any casing. */
+function fieldOf(record: Record<string, unknown>, name: string): unknown {
+  if (name in record) return record[name];
+  const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : record[key];
 }
 
 /** Turn a final answer into the payload, or into the right error. */

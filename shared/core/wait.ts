@@ -1,4 +1,5 @@
 import { TransportError } from '../errors';
+import { setDeadline, type Arm } from './deadlines';
 
 /** The error thrown when a caller's signal aborts a wait or a request. */
 export function abortError(signal: AbortSignal): TransportError {
@@ -117,8 +118,31 @@ export class DeadlineReason extends Error {
   override name = 'TimeoutError';
 }
 
-/** The reason a call's deadline timer is cancelled with when the call ends; nobody sees it. */
-const CALL_ENDED = new Error('the call ended before its deadline');
+/** The reason a deadline timer is cancelled with when no deadline waits on it; nobody sees it. */
+const NOT_NEEDED = new Error('no deadline waits on this timer');
+const noop = (): void => undefined;
+
+/**
+ * The host's timer for deadlines (shared/core/deadlines): its `schedule` where it has one (Node),
+ * else its sleep, aborted with one shared reason (a DOMException and the core's abort error would
+ * each capture a stack every time).
+ */
+const arms = new WeakMap<Timers, Arm>();
+function armOf(host: Timers): Arm {
+  let arm = arms.get(host);
+  if (!arm) {
+    const schedule = host.schedule?.bind(host);
+    arm =
+      schedule ??
+      ((ms, fire) => {
+        const stop = new AbortController();
+        host.sleep(ms, stop.signal, true).then(fire, noop);
+        return () => stop.abort(NOT_NEEDED);
+      });
+    arms.set(host, arm);
+  }
+  return arm;
+}
 
 /**
  * The signal of one call: aborted when any parent aborts, or once `deadlineMs` have passed (the
@@ -148,17 +172,7 @@ export function callSignal(parents: Array<AbortSignal | undefined>, deadlineMs?:
     passed = true;
     call.abort(new DeadlineReason(`the deadline of ${deadlineMs} ms passed`));
   };
-  let cancel: () => void = () => undefined;
-  if (deadlineMs !== undefined) {
-    if (timers?.schedule) cancel = timers.schedule(deadlineMs, expire);
-    else if (timers) {
-      // The host's sleep directly, aborted with one shared reason: ending a call then builds no
-      // error (a DOMException and the core's abort error each captured a stack on every call).
-      const deadline = new AbortController();
-      timers.sleep(deadlineMs, deadline.signal, true).then(expire, () => undefined);
-      cancel = () => deadline.abort(CALL_ENDED);
-    }
-  }
+  const cancel = deadlineMs !== undefined && timers ? setDeadline(deadlineMs, expire, armOf(timers)) : noop;
   return {
     signal,
     deadlinePassed: () => passed,

@@ -168,6 +168,25 @@ describe('answers that are not the API JSON', () => {
     expect((error as Error).message).toMatch(/^The platform sent an unexpected answer \(HTTP 200\): empty body/);
   });
 
+  test('the content type decides only what a non-envelope is: an envelope labelled text/html is read, a broken JSON labelled so is named an HTML page', async () => {
+    const inner = createUndiciTransport();
+    let breakIt = false;
+    const relabelling: Transport = {
+      async request(req) {
+        const res = await inner.request(req);
+        if (!req.url.endsWith('/organization')) return res;
+        return { status: res.status, headers: { ...res.headers, 'content-type': 'text/html' }, body: breakIt ? res.body.subarray(0, 10) : res.body };
+      },
+    };
+    const relabelled = h.client({ transport: relabelling });
+    expect(await relabelled.organization.get()).toMatchObject({ id: orgId });
+    breakIt = true;
+    const error = await relabelled.organization.get().catch((e: unknown) => e);
+    await inner.close?.();
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toMatch(/an HTML page instead of JSON/);
+  });
+
   test('a base address that is not the API: the plain-text 404 is named, with a hint', async () => {
     const error = await h.client({ baseUrl: `${h.sim.info.baseUrl}/wrong` }).organization.get().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
