@@ -4,7 +4,9 @@
 // sequential loop, and token requests under 100 concurrent callers.
 // Reproduce: `npm run bench -- core` (results in bench/results/latest.md). The overhead figure's
 // round size and count can be changed with BENCH_CORE_REQUESTS (default 3000) and
-// BENCH_CORE_ROUNDS (default 5) to see how much a shared machine's load moves it.
+// BENCH_CORE_ROUNDS (default 5) to see how much a shared machine's load moves it, and the unmeasured
+// warm-up rounds before them with BENCH_CORE_WARMUP_ROUNDS (default 3). Within a pair the two
+// sides alternate in slices of BENCH_CORE_SLICE calls (default 500).
 import { Agent } from 'undici';
 import { startSimulator, type Simulator } from '../../simulator';
 import { createClient, DEFAULT_CONCURRENCY, fetchAccessToken, LIMITS, TokenCache, type DriveMonitoringClient } from '../../shared';
@@ -14,6 +16,8 @@ const DAY = 86_400_000;
 const OVERHEAD_CONCURRENCY = 16;
 const OVERHEAD_REQUESTS = Number(process.env.BENCH_CORE_REQUESTS ?? 3000);
 const OVERHEAD_ROUNDS = Number(process.env.BENCH_CORE_ROUNDS ?? 5);
+const OVERHEAD_WARMUP_ROUNDS = Number(process.env.BENCH_CORE_WARMUP_ROUNDS ?? 3);
+const OVERHEAD_SLICE = Number(process.env.BENCH_CORE_SLICE ?? 500);
 const LATENCY_MS = 50;
 
 function credentialsOf(sim: Simulator) {
@@ -44,6 +48,28 @@ async function measured(total: number, concurrency: number, call: () => Promise<
   return { rate: total / seconds, cpuUs: (used.user + used.system) / total };
 }
 
+/**
+ * One adjacent pair: OVERHEAD_REQUESTS calls on each side, taken in slices of OVERHEAD_SLICE that
+ * alternate between the sides. This VM's speed changes in steps of a second or so (the same calls
+ * cost 70 us in one stretch and 130 us in the next); two halves run one after the other could
+ * fall on different sides of such a step, slices of both sides share them.
+ */
+async function pair(raw: () => Promise<unknown>, core: () => Promise<unknown>, rawFirst: boolean): Promise<{ raw: { rate: number; cpuUs: number }; core: { rate: number; cpuUs: number } }> {
+  const spent = { raw: { seconds: 0, cpuUs: 0, calls: 0 }, core: { seconds: 0, cpuUs: 0, calls: 0 } };
+  const order: Array<'raw' | 'core'> = rawFirst ? ['raw', 'core'] : ['core', 'raw'];
+  for (let done = 0; done < OVERHEAD_REQUESTS; done += OVERHEAD_SLICE) {
+    const calls = Math.min(OVERHEAD_SLICE, OVERHEAD_REQUESTS - done);
+    for (const side of order) {
+      const slice = await measured(calls, OVERHEAD_CONCURRENCY, side === 'raw' ? raw : core);
+      spent[side].seconds += calls / slice.rate;
+      spent[side].cpuUs += slice.cpuUs * calls;
+      spent[side].calls += calls;
+    }
+  }
+  const of = (side: 'raw' | 'core') => ({ rate: spent[side].calls / spent[side].seconds, cpuUs: spent[side].cpuUs / spent[side].calls });
+  return { raw: of('raw'), core: of('core') };
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -61,10 +87,14 @@ async function overhead(sim: Simulator): Promise<Figure[]> {
     return JSON.parse(await res.body.text());
   };
   const core = (): Promise<unknown> => client.assets.get({ id: asset.id });
-  // Warm both paths, then measure in adjacent pairs (alternating which goes first) and take the
-  // median of the pair ratios: on a shared machine, load drifts between rounds, not within a pair.
-  await throughput(300, OVERHEAD_CONCURRENCY, raw);
-  await throughput(300, OVERHEAD_CONCURRENCY, core);
+  // Warm both paths until V8 has optimized them (the core has more code to compile: a few hundred
+  // calls left its first rounds measuring the compiler), then measure in adjacent pairs
+  // (alternating which goes first) and take the median of the pair ratios: on a shared machine,
+  // load drifts between rounds, not within a pair.
+  for (let round = 0; round < OVERHEAD_WARMUP_ROUNDS; round++) {
+    await throughput(OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY, raw);
+    await throughput(OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY, core);
+  }
   const rawRates: number[] = [];
   const coreRates: number[] = [];
   const ratios: number[] = [];
@@ -72,10 +102,10 @@ async function overhead(sim: Simulator): Promise<Figure[]> {
   const coreCpu: number[] = [];
   const cpuRatios: number[] = [];
   for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
-    const rawFirst = round % 2 === 0;
-    const first = await measured(OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY, rawFirst ? raw : core);
-    const second = await measured(OVERHEAD_REQUESTS, OVERHEAD_CONCURRENCY, rawFirst ? core : raw);
-    const [rawRound, coreRound] = rawFirst ? [first, second] : [second, first];
+    // The simulator logs every request for the tests; a log growing through the run would make
+    // later rounds pay more garbage collection than earlier ones, whichever side they measure.
+    sim.requests.clear();
+    const { raw: rawRound, core: coreRound } = await pair(raw, core, round % 2 === 0);
     rawRates.push(rawRound.rate);
     coreRates.push(coreRound.rate);
     ratios.push(coreRound.rate / rawRound.rate);
