@@ -162,7 +162,21 @@ export class Dispatcher {
       await this.sendDigest(channel, leading);
     } else {
       await this.sendOne(channel, calls[0]);
+      await this.completeCoveredRefreshes(calls);
     }
+  }
+
+  /**
+   * Refreshes of the same alert queued behind the one just sent (Acknowledge, then Take over a
+   * moment later) are done too: the message was drawn from the alert as it is now, after every
+   * change that queued them was committed (each change queues its refresh in its own transaction,
+   * and they were read before the drawing). One update instead of one per change.
+   */
+  private async completeCoveredRefreshes(calls: PendingCall[]): Promise<void> {
+    const sent = calls[0].item;
+    if (sent.kind !== 'refresh') return;
+    const covered = calls.slice(1).filter((c) => !c.intent && c.item.kind === 'refresh' && c.item.key === sent.key).map((c) => c.id);
+    if (covered.length > 0) await this.store.complete(covered);
   }
 
   private posted(channel: string): void {

@@ -73,6 +73,34 @@ test('a post and an update whose answers were lost (the connection reset after S
   await store.close();
 });
 
+test('refreshes of one alert queued before the dispatcher got to them make one update, drawn from the alert as it is last', async () => {
+  const store = StateStore.over(await openTestDatabase(':memory:'));
+  const { logger } = capturingLogger();
+  const dispatcher = new Dispatcher(store, new SlackNoticeSink(createAlertClient(token, slack.apiUrl), 'UTC'), { postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger });
+  const open = alert(700);
+  await store.putEvent(open);
+  await store.enqueue('#merge', { kind: 'alert', alert: open });
+  dispatcher.kick();
+  expect(await dispatcher.drain(20_000)).toBe(true);
+  const channel = slack.channelId('#merge');
+  const [message] = slack.posts().filter((m) => m.channel === channel && !m.threadTs);
+  // Two changes, each with its refresh, and another alert's refresh between them: none sent yet.
+  const other = alert(701);
+  await store.putEvent(other);
+  await store.putEvent({ ...open, content: 'Overcurrent, seen by the first' });
+  await store.enqueue('#merge', { kind: 'refresh', key: open.key });
+  await store.enqueue('#merge', { kind: 'refresh', key: other.key });
+  await store.putEvent({ ...open, content: 'Overcurrent, seen by the second' });
+  await store.enqueue('#merge', { kind: 'refresh', key: open.key });
+  dispatcher.kick();
+  expect(await dispatcher.drain(20_000)).toBe(true);
+  expect(slack.calls.filter((c) => c.method === 'chat.update' && c.body.ts === message.ts)).toHaveLength(1);
+  expect(JSON.stringify(message.blocks)).toContain('seen by the second');
+  expect(await store.pending('#merge', 10)).toEqual([]);
+  await dispatcher.stop();
+  await store.close();
+});
+
 test('the daily CBM digest is enqueued once per local day, after the configured time, per channel', async () => {
   const store = StateStore.over(await openTestDatabase(':memory:'));
   const config = parseConfig({ timeZone: '+08:00', cbm: { dailyDigestAt: '08:00' }, alerts: { routes: [{ severity: ['Fault'], channel: '#red' }], defaultChannel: '#all' } });
