@@ -16,7 +16,7 @@ import { type ConnectivityPoll, startConnectivityPoll } from './connectivity/pol
 import { ConnectivityTracker } from './connectivity/tracker';
 import { ReportScheduler } from './reports/schedule';
 import { TrendService } from './charts/trend';
-import { withKpiCharts } from './charts/cbm-sink';
+import { outboxSink } from './alerts/fenced-sink';
 import { HomeService } from './home/service';
 import { ReportService } from './reports/service';
 import type { MessageSink } from './reports/sink';
@@ -121,7 +121,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const { config, platform, logger } = options;
   // Every Slack call of the outbox first checks this replica still leads (issue 26: fencing of Slack calls): a leader
   // frozen after its check in the outbox loop, between recording its intent and posting, must not post once woken.
-  const sink = fencedSink(options.messages ? withKpiCharts(options.sink, options.messages, logger) : options.sink, () => leadership?.assertLeading());
+  const sink = outboxSink(options.sink, options.messages, () => leadership?.assertLeading(), logger);
   const store = StateStore.over(await openDatabase(config, options.database, (message) => logger.warn(message)));
   const directory = new AssetDirectory(platform, { logger, concurrency: config.source.concurrency });
   // What only the leading replica runs, and the leadership itself (issue 26; none on SQLite: it always leads).
@@ -433,36 +433,6 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       // After its sources: an observation arriving while they close must not outlive the store.
       await closeShared();
     },
-  };
-}
-
-/** The sink, each of its calls made only once `check` passes (it throws FencedOut when this replica no longer leads). */
-function fencedSink(sink: NoticeSink, check: () => void): NoticeSink {
-  return {
-    post: async (channel, notice, threadTs, tag) => {
-      check();
-      return sink.post(channel, notice, threadTs, tag);
-    },
-    update: async (channelId, ts, notice, tag) => {
-      check();
-      return sink.update(channelId, ts, notice, tag);
-    },
-    ...(sink.find
-      ? {
-          find: async (channel: string, channelId: string | undefined, tag: string, threadTs: string | undefined, since: number) => {
-            check();
-            return sink.find?.(channel, channelId, tag, threadTs, since);
-          },
-        }
-      : {}),
-    ...(sink.updated
-      ? {
-          updated: async (channelId: string, ts: string, tag: string) => {
-            check();
-            return (await sink.updated?.(channelId, ts, tag)) ?? false;
-          },
-        }
-      : {}),
   };
 }
 
