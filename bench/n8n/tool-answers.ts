@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Figure "tool-answers" of `npm run bench:n8n` (issue 27): what a model receives from our node as
 // an AI tool against what it receives from n8n's HTTP Request tool for the same question, both
 // tools of one AI Agent in the same real n8n, against the simulator. The model is the scripted

@@ -97,7 +97,7 @@ class CollectingHandler implements Dispatcher.DispatchHandler {
     else this.abortRequest = abort;
   }
 
-  onHeaders(statusCode: number, rawHeaders: Buffer[], _resume: () => void): boolean {
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
     if (statusCode < 200) return true;
     this.status = statusCode;
     this.rawHeaders = rawHeaders;
