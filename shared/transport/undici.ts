@@ -60,7 +60,7 @@ const settledAlready = (): void => undefined;
 
 /** The reason a body over the size limit is aborted with. */
 class TooLarge extends Error {
-  constructor(readonly bytes: number, readonly limit: number) {
+  constructor(bytes: number, limit: number) {
     super(`response body of ${bytes} bytes is over the ${limit}-byte limit`);
   }
 }
@@ -117,7 +117,7 @@ class CollectingHandler implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.bytes);
     const resolve = this.resolve;
-    const answer = answerOf(this.status, this.rawHeaders, body);
+    const answer = lazyAnswer(this.status, this.rawHeaders, body);
     this.settle();
     resolve(answer);
   }
@@ -154,10 +154,12 @@ function abortReasonOf(signal: AbortSignal): Error {
 }
 
 /**
- * An answer whose headers are decoded when first read: the core reads one or two of them. The
- * getter is the object's own, so a wrapper that copies the answer (`{ ...response }`) keeps them.
+ * An answer whose headers are decoded when first read: the core reads none of an answer that is
+ * the API envelope. The getter is the object's own, so a wrapper that copies the answer
+ * (`{ ...response }`) keeps them; an own accessor costs V8 more to create than a prototype one
+ * (about 0.5 us), still less than decoding every header.
  */
-function answerOf(status: number, raw: Buffer[], body: Buffer): TransportResponse {
+function lazyAnswer(status: number, raw: Buffer[], body: Buffer): TransportResponse {
   let decoded: TransportResponse['headers'] | undefined;
   return {
     status,

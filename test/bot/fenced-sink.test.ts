@@ -1,10 +1,21 @@
 // The outbox's Slack calls are fenced (issue 26): a leader checks its lease before every call, the KPI chart upload
-// that follows a CBM warning's post included. Here the lease is lost while the post is on its way: the post was
-// allowed, the upload after it is not made.
+// that follows a CBM warning's post included. The bot's own Slack sinks talk to the local Slack server; the lease is
+// lost right after the post's check (the window a frozen leader wakes in): the post is made, the upload is not.
 import { outboxSink } from '../../bot/alerts/fenced-sink';
-import type { Notice, NoticeSink, Posted } from '../../bot/alerts/sink';
-import type { MessageSink, OutgoingFile } from '../../bot/reports/sink';
-import { capturingLogger } from './helpers';
+import type { Notice } from '../../bot/alerts/sink';
+import { createMessageClient, SlackMessageSink } from '../../bot/slack/messages';
+import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
+import { FencedOut } from '../../bot/state/lease';
+import { capturingLogger, fakeSlackToken } from './helpers';
+import { SlackApiServer } from './slack-server';
+
+const token = fakeSlackToken('b');
+let slack: SlackApiServer;
+
+beforeAll(async () => {
+  slack = await new SlackApiServer({ token }).start();
+});
+afterAll(() => slack.close());
 
 const asset = { id: 7, name: 'Fan 7 drive', serialNumber: 'D7', organization: 'Harbor', group: 'Fans', plant: 'North' };
 const warning: Notice = {
@@ -12,56 +23,45 @@ const warning: Notice = {
   cbm: { key: '7:Fan', asset, unit: 'Fan', status: 'Yellow', kpis: Array.from({ length: 30 }, (_, i) => ({ date: `2026-11-${String(i + 1).padStart(2, '0')}`, kpi: 80 - i })) },
 };
 
-class FencedOutForTest extends Error {}
-
-function setUp(loseLeadDuringPost: boolean) {
-  let leading = true;
-  const posts: string[] = [];
-  const uploads: OutgoingFile[] = [];
-  const slack: NoticeSink = {
-    async post(channel: string): Promise<Posted> {
-      posts.push(channel);
-      if (loseLeadDuringPost) leading = false;
-      return { channelId: 'C1', ts: '1.000100' };
-    },
-    async update() {
-      return undefined;
-    },
-  };
-  const files: MessageSink = {
-    post: async () => ({ channelId: 'C1', ts: '2.0' }),
-    update: async () => undefined,
-    async upload(_channelId: string, file: OutgoingFile) {
-      uploads.push(file);
-      return 'F1';
-    },
-  };
+/** The outbox sink of a replica whose lease holds for `checks` more checks. */
+function replica(checks: number) {
+  let left = checks;
   const { logger, lines } = capturingLogger();
   const check = () => {
-    if (!leading) throw new FencedOutForTest('this replica no longer leads');
+    if (left-- <= 0) throw new FencedOut(1, 2);
   };
-  return { sink: outboxSink(slack, files, check, logger), posts, uploads, lines, stopLeading: () => (leading = false) };
+  const sink = outboxSink(new SlackNoticeSink(createAlertClient(token, slack.apiUrl), 'UTC'), new SlackMessageSink(createMessageClient(token, slack.apiUrl)), check, logger);
+  return { sink, lines };
+}
+
+/** The methods of the Slack calls made since `from` (an index into slack.calls). */
+function callsSince(from: number): string[] {
+  return slack.calls.slice(from).map((c) => c.method);
 }
 
 test("a leader's CBM warning is posted with its KPI chart in the thread", async () => {
-  const { sink, posts, uploads } = setUp(false);
-  await sink.post('#cbm', warning);
-  expect(posts).toEqual(['#cbm']);
-  expect(uploads.map((f) => f.filename)).toEqual(['cbm-kpi-D7-Fan.png']);
+  const from = slack.calls.length;
+  const { sink } = replica(Infinity);
+  const posted = await sink.post('#cbm-lead', warning);
+  const methods = callsSince(from);
+  expect(methods).toContain('chat.postMessage');
+  expect(methods).toContain('files.completeUploadExternal');
+  const shared = slack.calls.slice(from).find((c) => c.method === 'files.completeUploadExternal');
+  expect(shared?.body.thread_ts).toBe(posted.ts);
 });
 
-test('a leader that lost its lease while the post was on its way makes no upload after it', async () => {
-  const { sink, posts, uploads, lines } = setUp(true);
-  await sink.post('#cbm', warning);
-  expect(posts).toEqual(['#cbm']);
-  expect(uploads).toEqual([]);
-  expect(lines.some((l) => l.includes('KPI chart of 7:Fan not uploaded') && l.includes('no longer leads'))).toBe(true);
+test('a leader that lost its lease right after the post was checked makes the post and no upload after it', async () => {
+  const from = slack.calls.length;
+  const { sink, lines } = replica(1);
+  await sink.post('#cbm-lost', warning);
+  const methods = callsSince(from);
+  expect(methods).toEqual(['chat.postMessage']);
+  expect(lines.some((l) => l.includes('KPI chart of 7:Fan not uploaded') && l.includes('leadership (epoch 1) ended'))).toBe(true);
 });
 
 test('a replica that does not lead makes neither the post nor the upload', async () => {
-  const { sink, posts, uploads, stopLeading } = setUp(false);
-  stopLeading();
-  await expect(sink.post('#cbm', warning)).rejects.toThrow(FencedOutForTest);
-  expect(posts).toEqual([]);
-  expect(uploads).toEqual([]);
+  const from = slack.calls.length;
+  const { sink } = replica(0);
+  await expect(sink.post('#cbm-standby', warning)).rejects.toThrow(FencedOut);
+  expect(callsSince(from)).toEqual([]);
 });
