@@ -16,29 +16,50 @@ replicas started with DRIVE_BOT_DATABASE_URL go on exactly where it stopped. Sto
 to DRIVE_BOT_DATABASE_URL; put the password in PGPASSWORD rather than on the command line.`;
 
 /** `drive-monitoring-bot migrate`: the one-off move from the embedded store to the shared one. */
-export async function migrateCommand(argv: string[], env: NodeJS.ProcessEnv, write: (text: string) => void): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { from: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean' } } });
-  if (values.help) return write(`${MIGRATE_USAGE}\n`);
-  if (!values.from) throw new ConfigError(`migrate needs --from, the bot's SQLite state file.\n\n${MIGRATE_USAGE}`);
-  // A missing file would be created empty, and "copied" as nothing: refuse it.
-  if (!existsSync(values.from)) throw new ConfigError(`No state file at ${values.from}: give the file the bot ran with (DRIVE_BOT_STATE or stateFile in its config).`);
-  const settings = databaseSettings({ ...env, DRIVE_BOT_DATABASE_URL: values.to ?? env.DRIVE_BOT_DATABASE_URL });
-  if (!settings) throw new ConfigError(`migrate needs the PostgreSQL database: --to postgres://user@host:5432/database, or DRIVE_BOT_DATABASE_URL.\n\n${MIGRATE_USAGE}`);
-  let source: SqlDatabase | undefined;
-  let target: SqlDatabase | undefined;
-  try {
-    source = await SqliteDatabase.open(values.from);
-    target = await PostgresDatabase.open(settings);
-    const { rows } = await copyState(source, target);
-    const total = Object.values(rows).reduce((n, r) => n + r, 0);
-    const lines = Object.entries(rows).filter(([, n]) => n > 0).map(([table, n]) => `  ${table}: ${n}`);
-    write(`Copied ${total} rows from ${values.from} to ${settings.display}:\n${lines.join('\n') || '  (the state file was empty)'}\nStart the bot with DRIVE_BOT_DATABASE_URL set; keep ${values.from} until it runs.\n`);
-  } catch (error) {
-    // Driver errors may quote the connection: the password never leaves.
-    if (error instanceof Error) error.message = withoutPassword(error.message, settings);
-    throw error;
-  } finally {
-    await source?.close();
-    await target?.close();
-  }
+export async function migrateCommand(
+	argv: string[],
+	env: NodeJS.ProcessEnv,
+	write: (text: string) => void,
+): Promise<void> {
+	const { values } = parseArgs({
+		args: argv,
+		options: { from: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean' } },
+	});
+	if (values.help) return write(`${MIGRATE_USAGE}\n`);
+	if (!values.from)
+		throw new ConfigError(`migrate needs --from, the bot's SQLite state file.\n\n${MIGRATE_USAGE}`);
+	// A missing file would be created empty, and "copied" as nothing: refuse it.
+	if (!existsSync(values.from))
+		throw new ConfigError(
+			`No state file at ${values.from}: give the file the bot ran with (DRIVE_BOT_STATE or stateFile in its config).`,
+		);
+	const settings = databaseSettings({
+		...env,
+		DRIVE_BOT_DATABASE_URL: values.to ?? env.DRIVE_BOT_DATABASE_URL,
+	});
+	if (!settings)
+		throw new ConfigError(
+			`migrate needs the PostgreSQL database: --to postgres://user@host:5432/database, or DRIVE_BOT_DATABASE_URL.\n\n${MIGRATE_USAGE}`,
+		);
+	let source: SqlDatabase | undefined;
+	let target: SqlDatabase | undefined;
+	try {
+		source = await SqliteDatabase.open(values.from);
+		target = await PostgresDatabase.open(settings);
+		const { rows } = await copyState(source, target);
+		const total = Object.values(rows).reduce((n, r) => n + r, 0);
+		const lines = Object.entries(rows)
+			.filter(([, n]) => n > 0)
+			.map(([table, n]) => `  ${table}: ${n}`);
+		write(
+			`Copied ${total} rows from ${values.from} to ${settings.display}:\n${lines.join('\n') || '  (the state file was empty)'}\nStart the bot with DRIVE_BOT_DATABASE_URL set; keep ${values.from} until it runs.\n`,
+		);
+	} catch (error) {
+		// Driver errors may quote the connection: the password never leaves.
+		if (error instanceof Error) error.message = withoutPassword(error.message, settings);
+		throw error;
+	} finally {
+		await source?.close();
+		await target?.close();
+	}
 }

@@ -15,6 +15,8 @@ export const BOT_NODE_FLAGS = ['--max-semi-space-size=8'] as const;
 
 /** The flags of BOT_NODE_FLAGS the process was started without (command line or NODE_OPTIONS). */
 export function missingNodeFlags(execArgv: readonly string[], nodeOptions = ''): string[] {
-  const given = [...execArgv, ...nodeOptions.split(/\s+/)].map((flag) => flag.split('=')[0].replace(/_/g, '-'));
-  return BOT_NODE_FLAGS.filter((flag) => !given.includes(flag.split('=')[0]));
+	const given = [...execArgv, ...nodeOptions.split(/\s+/)].map((flag) =>
+		flag.split('=')[0].replace(/_/g, '-'),
+	);
+	return BOT_NODE_FLAGS.filter((flag) => !given.includes(flag.split('=')[0]));
 }

@@ -37,7 +37,8 @@ export class DriveMonitoringApi implements ICredentialType {
 		dark: 'file:../nodes/DriveMonitoring/driveMonitoring.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-drive-monitoring/n8n-nodes-drive-monitoring#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-drive-monitoring/n8n-nodes-drive-monitoring#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -56,7 +57,8 @@ export class DriveMonitoringApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://login.example.com',
-			description: 'Address of the token service; the tenant ID and /oauth2/v2.0/token are appended',
+			description:
+				'Address of the token service; the tenant ID and /oauth2/v2.0/token are appended',
 		},
 		{
 			displayName: 'Tenant ID',
@@ -127,8 +129,14 @@ export class DriveMonitoringApi implements ICredentialType {
 
 	// A function rather than the declarative `{ type: 'generic' }` form: the header is the same, but
 	// n8n then does not run its expression engine on every request (measured in bench/suites/nodes.ts).
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions) {
-		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken)}` };
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	) {
+		requestOptions.headers = {
+			...requestOptions.headers,
+			Authorization: `Bearer ${String(credentials.accessToken)}`,
+		};
 		return requestOptions;
 	}
 
@@ -162,7 +170,8 @@ export class DriveMonitoringApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 404,
-					message: 'The Base URL does not lead to the Drive Monitoring Open API. Give the address without /devcenter/extapi/v1.',
+					message:
+						'The Base URL does not lead to the Drive Monitoring Open API. Give the address without /devcenter/extapi/v1.',
 				},
 			},
 		],

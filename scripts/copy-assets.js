@@ -7,16 +7,16 @@ const root = path.resolve(__dirname, '..');
 const assetPattern = /\.(svg|png|node\.json|yml)$/;
 
 function copyAssets(dir) {
-  for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
-    const relative = path.join(dir, entry.name);
-    if (entry.isDirectory()) copyAssets(relative);
-    else if (assetPattern.test(entry.name)) {
-      fs.mkdirSync(path.join(root, 'dist', dir), { recursive: true });
-      fs.copyFileSync(path.join(root, relative), path.join(root, 'dist', relative));
-    }
-  }
+	for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+		const relative = path.join(dir, entry.name);
+		if (entry.isDirectory()) copyAssets(relative);
+		else if (assetPattern.test(entry.name)) {
+			fs.mkdirSync(path.join(root, 'dist', dir), { recursive: true });
+			fs.copyFileSync(path.join(root, relative), path.join(root, 'dist', relative));
+		}
+	}
 }
 
 for (const dir of ['credentials', 'nodes', 'n8n-push', 'bot']) {
-  if (fs.existsSync(path.join(root, dir))) copyAssets(dir);
+	if (fs.existsSync(path.join(root, dir))) copyAssets(dir);
 }

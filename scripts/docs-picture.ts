@@ -18,10 +18,19 @@ import { seedFleet } from '../simulator/fleet/seed';
 const root = join(__dirname, '..');
 const out = join(root, 'docs', 'images');
 
-const html = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const html = (s: string): string =>
+	s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 // Drawn, not emoji glyphs: the machine's fonts need not have Slack's emoji.
 const dot = (color: string): string => `<i class="dot" style="background:${color}"></i>`;
-const EMOJI: Record<string, string> = { red_circle: dot('#e01e5a'), large_orange_circle: dot('#f2952f'), large_blue_circle: dot('#1d9bd1'), rotating_light: dot('#e01e5a'), white_check_mark: dot('#2eb67d'), bust_in_silhouette: dot('#616061'), mute: dot('#616061') };
+const EMOJI: Record<string, string> = {
+	red_circle: dot('#e01e5a'),
+	large_orange_circle: dot('#f2952f'),
+	large_blue_circle: dot('#1d9bd1'),
+	rotating_light: dot('#e01e5a'),
+	white_check_mark: dot('#2eb67d'),
+	bust_in_silhouette: dot('#616061'),
+	mute: dot('#616061'),
+};
 /** Slack mrkdwn (as the bot writes it: *bold*, ~strike~, :emoji:, line breaks, &amp; escapes) to HTML. */
 const mrkdwn = (s: string): string =>
 	html(s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'))
@@ -89,13 +98,22 @@ interface WorkflowNode {
 }
 
 function canvasHtml(file: string): string {
-	const workflow = JSON.parse(readFileSync(join(root, 'examples', file), 'utf8')) as { name: string; nodes: WorkflowNode[]; connections: Record<string, { main: Array<Array<{ node: string }>> }> };
+	const workflow = JSON.parse(readFileSync(join(root, 'examples', file), 'utf8')) as {
+		name: string;
+		nodes: WorkflowNode[];
+		connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+	};
 	const nodes = workflow.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
 	const minX = Math.min(...nodes.map((n) => n.position[0]));
 	const minY = Math.min(...nodes.map((n) => n.position[1]));
-	const at = (n: WorkflowNode) => ({ x: Math.round((n.position[0] - minX) * 0.65) + 24, y: Math.round((n.position[1] - minY) * 0.65) + 90 });
+	const at = (n: WorkflowNode) => ({
+		x: Math.round((n.position[0] - minX) * 0.65) + 24,
+		y: Math.round((n.position[1] - minY) * 0.65) + 90,
+	});
 	const byName = new Map(nodes.map((n) => [n.name, n]));
-	const edges = Object.entries(workflow.connections).flatMap(([from, c]) => (c.main[0] ?? []).map((to) => [byName.get(from), byName.get(to.node)] as const));
+	const edges = Object.entries(workflow.connections).flatMap(([from, c]) =>
+		(c.main[0] ?? []).map((to) => [byName.get(from), byName.get(to.node)] as const),
+	);
 	const lines = edges
 		.filter((e): e is readonly [WorkflowNode, WorkflowNode] => Boolean(e[0] && e[1]))
 		.map(([a, b]) => {
@@ -107,7 +125,14 @@ function canvasHtml(file: string): string {
 		const op = [n.parameters.resource, n.parameters.operation].filter(Boolean).join(': ');
 		return op ? `<small>${html(op)}</small>` : '';
 	};
-	const icon = (n: WorkflowNode): string => (n.type.startsWith('n8n-nodes-drive-monitoring') ? '⚙' : n.type.endsWith('scheduleTrigger') ? '▶' : n.type.endsWith('slack') ? '#' : '◆');
+	const icon = (n: WorkflowNode): string =>
+		n.type.startsWith('n8n-nodes-drive-monitoring')
+			? '⚙'
+			: n.type.endsWith('scheduleTrigger')
+				? '▶'
+				: n.type.endsWith('slack')
+					? '#'
+					: '◆';
 	const boxes = nodes.map((n) => {
 		const p = at(n);
 		return `<div class="node${n.type.toLowerCase().includes('trigger') ? ' trigger' : ''}" style="left:${p.x}px;top:${p.y}px"><div class="box">${icon(n)}</div><div class="name">${html(n.name)}</div>${label(n)}</div>`;
@@ -146,5 +171,17 @@ if (require.main === module) {
 	const page = join(out, 'alert-and-workflow.html');
 	writeFileSync(page, renderPicture());
 	// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- screenshots with a browser the maintainer runs; this is not node code
-	execFileSync(process.env.CHROMIUM ?? 'chromium', ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--window-size=1240,440', `--screenshot=${join(out, 'alert-and-workflow.png')}`, `file://${page}`], { stdio: 'inherit' });
+	execFileSync(
+		process.env.CHROMIUM ?? 'chromium',
+		[
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--hide-scrollbars',
+			'--window-size=1240,440',
+			`--screenshot=${join(out, 'alert-and-workflow.png')}`,
+			`file://${page}`,
+		],
+		{ stdio: 'inherit' },
+	);
 }

@@ -17,38 +17,52 @@ const root = path.resolve(__dirname, '..');
 const n8nNode = path.join(root, 'node_modules', '.bin', 'n8n-node');
 
 function lint(cwd, env, label) {
-  console.log(`n8n-node lint: ${label}`);
-  execFileSync(n8nNode, ['lint'], { cwd, env: { ...process.env, ...env }, stdio: 'inherit' });
+	console.log(`n8n-node lint: ${label}`);
+	execFileSync(n8nNode, ['lint'], { cwd, env: { ...process.env, ...env }, stdio: 'inherit' });
 }
 
 function packSourceTree() {
-  const product = PRODUCTS.find((p) => p.id === 'n8n-pack');
-  const manifest = JSON.parse(fs.readFileSync(path.join(root, product.manifest), 'utf8'));
-  const entries = [...manifest.n8n.nodes, ...manifest.n8n.credentials].map((p) => builtPath(product, p));
-  if (!entries.every((e) => fs.existsSync(e))) throw new Error('the pack is not built: run npm run build');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dm-pack-source-'));
-  const copy = (relative) => {
-    fs.mkdirSync(path.dirname(path.join(dir, relative)), { recursive: true });
-    fs.cpSync(path.join(root, relative), path.join(dir, relative), { recursive: true });
-  };
-  for (const relative of ['package.json', 'eslint.config.mjs', 'tsconfig.json', 'nodes', 'credentials']) copy(relative);
-  for (const file of walk(entries).files) {
-    const source = path.relative(path.join(root, 'dist'), file).replace(/\.js$/, '.ts');
-    if (source.startsWith('shared')) copy(source);
-  }
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
-  return dir;
+	const product = PRODUCTS.find((p) => p.id === 'n8n-pack');
+	const manifest = JSON.parse(fs.readFileSync(path.join(root, product.manifest), 'utf8'));
+	const entries = [...manifest.n8n.nodes, ...manifest.n8n.credentials].map((p) =>
+		builtPath(product, p),
+	);
+	if (!entries.every((e) => fs.existsSync(e)))
+		throw new Error('the pack is not built: run npm run build');
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dm-pack-source-'));
+	const copy = (relative) => {
+		fs.mkdirSync(path.dirname(path.join(dir, relative)), { recursive: true });
+		fs.cpSync(path.join(root, relative), path.join(dir, relative), { recursive: true });
+	};
+	for (const relative of [
+		'package.json',
+		'eslint.config.mjs',
+		'tsconfig.json',
+		'nodes',
+		'credentials',
+	])
+		copy(relative);
+	for (const file of walk(entries).files) {
+		const source = path.relative(path.join(root, 'dist'), file).replace(/\.js$/, '.ts');
+		if (source.startsWith('shared')) copy(source);
+	}
+	fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+	return dir;
 }
 
 try {
-  lint(root, { ESLINT_FLAGS: '' }, 'this tree as `npx n8n-node lint` sees it (the template config over every file)');
-  const dir = packSourceTree();
-  try {
-    lint(dir, { ESLINT_FLAGS: '' }, `the pack's source alone (${dir})`);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+	lint(
+		root,
+		{ ESLINT_FLAGS: '' },
+		'this tree as `npx n8n-node lint` sees it (the template config over every file)',
+	);
+	const dir = packSourceTree();
+	try {
+		lint(dir, { ESLINT_FLAGS: '' }, `the pack's source alone (${dir})`);
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
 } catch (error) {
-  console.error(`npm run lint:n8n failed: ${error.message}`);
-  process.exit(1);
+	console.error(`npm run lint:n8n failed: ${error.message}`);
+	process.exit(1);
 }

@@ -8,29 +8,36 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-const tarball = process.argv[2] ?? path.join(root, 'artifacts', 'packages', `n8n-nodes-drive-monitoring-${version}.tgz`);
+const tarball =
+	process.argv[2] ??
+	path.join(root, 'artifacts', 'packages', `n8n-nodes-drive-monitoring-${version}.tgz`);
 if (!fs.existsSync(tarball)) {
-  console.error(`${tarball} is missing: run npm run pack first`);
-  process.exit(1);
+	console.error(`${tarball} is missing: run npm run pack first`);
+	process.exit(1);
 }
 const unpacked = fs.mkdtempSync(path.join(os.tmpdir(), 'dm-scan-'));
 execFileSync('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1']);
 
 let failed = false;
 for (const [label, dir, patterns] of [
-  ['source', root, SOURCE_FILE_PATTERNS],
-  [`tarball ${path.basename(tarball)}`, unpacked, ['**/*.js', 'package.json']],
+	['source', root, SOURCE_FILE_PATTERNS],
+	[`tarball ${path.basename(tarball)}`, unpacked, ['**/*.js', 'package.json']],
 ]) {
-  const result = await analyzePackage(dir, patterns);
-  console.log(`scanner, ${label}: ${result.passed ? 'passed, 0 errors' : `FAILED: ${result.message}`}`);
-  if (!result.passed) {
-    failed = true;
-    console.log(result.details ?? '');
-  }
+	const result = await analyzePackage(dir, patterns);
+	console.log(
+		`scanner, ${label}: ${result.passed ? 'passed, 0 errors' : `FAILED: ${result.message}`}`,
+	);
+	if (!result.passed) {
+		failed = true;
+		console.log(result.details ?? '');
+	}
 }
 fs.rmSync(unpacked, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

@@ -6,29 +6,39 @@ import { EventEmitter } from 'node:events';
  * (simulator/push/) listens here; payloads are the same camelCase records the REST API returns.
  */
 export interface SimulatorBusEvents {
-  'event.created': { orgId: number; assetId: number; event: Record<string, unknown> };
-  'event.closed': { orgId: number; assetId: number; event: Record<string, unknown> };
-  'report.finished': { orgId: number; assetIds: number[]; report: Record<string, unknown> };
-  'state.hourly': { orgId: number; states: Array<{ assetId: number; online: boolean; time: string }> };
-  'cbm.daily': { orgId: number; assetId: number; results: Array<Record<string, unknown>> };
-  'subscriber.changed': { orgId: number; userName: string; change: 'created' | 'reset' | 'types' | 'deleted' };
+	'event.created': { orgId: number; assetId: number; event: Record<string, unknown> };
+	'event.closed': { orgId: number; assetId: number; event: Record<string, unknown> };
+	'report.finished': { orgId: number; assetIds: number[]; report: Record<string, unknown> };
+	'state.hourly': {
+		orgId: number;
+		states: Array<{ assetId: number; online: boolean; time: string }>;
+	};
+	'cbm.daily': { orgId: number; assetId: number; results: Array<Record<string, unknown>> };
+	'subscriber.changed': {
+		orgId: number;
+		userName: string;
+		change: 'created' | 'reset' | 'types' | 'deleted';
+	};
 }
 
 export type SimulatorBusEventName = keyof SimulatorBusEvents;
 
 export class SimulatorBus {
-  private readonly emitter = new EventEmitter({ captureRejections: false });
+	private readonly emitter = new EventEmitter({ captureRejections: false });
 
-  constructor() {
-    this.emitter.setMaxListeners(0);
-  }
+	constructor() {
+		this.emitter.setMaxListeners(0);
+	}
 
-  emit<K extends SimulatorBusEventName>(name: K, payload: SimulatorBusEvents[K]): void {
-    this.emitter.emit(name, payload);
-  }
+	emit<K extends SimulatorBusEventName>(name: K, payload: SimulatorBusEvents[K]): void {
+		this.emitter.emit(name, payload);
+	}
 
-  on<K extends SimulatorBusEventName>(name: K, listener: (payload: SimulatorBusEvents[K]) => void): () => void {
-    this.emitter.on(name, listener);
-    return () => this.emitter.off(name, listener);
-  }
+	on<K extends SimulatorBusEventName>(
+		name: K,
+		listener: (payload: SimulatorBusEvents[K]) => void,
+	): () => void {
+		this.emitter.on(name, listener);
+		return () => this.emitter.off(name, listener);
+	}
 }

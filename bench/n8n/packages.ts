@@ -3,18 +3,22 @@
 import { installPack, productTarball, type InstalledPack } from '../../scripts/n8n/install-pack';
 
 /** Installed in this order, as n8n's community-package installer does. */
-export const PACKAGES_UNDER_TEST = ['n8n-nodes-drive-monitoring', 'n8n-nodes-drive-monitoring-push'] as const;
+export const PACKAGES_UNDER_TEST = [
+	'n8n-nodes-drive-monitoring',
+	'n8n-nodes-drive-monitoring-push',
+] as const;
 
 export const TYPES = {
-  action: 'n8n-nodes-drive-monitoring.driveMonitoring',
-  trigger: 'n8n-nodes-drive-monitoring-push.driveMonitoringPushTrigger',
+	action: 'n8n-nodes-drive-monitoring.driveMonitoring',
+	trigger: 'n8n-nodes-drive-monitoring-push.driveMonitoringPushTrigger',
 } as const;
 
 export const CREDENTIALS = { api: 'driveMonitoringApi', push: 'driveMonitoringPushApi' } as const;
 
 /** Installs every package under test into the user folder. */
 export async function installPackagesUnderTest(userFolder: string): Promise<InstalledPack[]> {
-  const installed: InstalledPack[] = [];
-  for (const name of PACKAGES_UNDER_TEST) installed.push(await installPack(productTarball(name), userFolder));
-  return installed;
+	const installed: InstalledPack[] = [];
+	for (const name of PACKAGES_UNDER_TEST)
+		installed.push(await installPack(productTarball(name), userFolder));
+	return installed;
 }

@@ -5,11 +5,11 @@ const fs = require('node:fs');
 const { transformSync } = require('@swc/core');
 
 require.extensions['.ts'] = (module, filename) => {
-  const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2023' },
-    module: { type: 'commonjs' },
-    sourceMaps: 'inline',
-  });
-  module._compile(code, filename);
+	const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
+		filename,
+		jsc: { parser: { syntax: 'typescript' }, target: 'es2023' },
+		module: { type: 'commonjs' },
+		sourceMaps: 'inline',
+	});
+	module._compile(code, filename);
 };

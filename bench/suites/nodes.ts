@@ -41,22 +41,35 @@ const suite: BenchSuite = {
 				apiKey: eu.apiKey,
 				apiSecret: eu.apiSecret,
 			};
-			const assets = sim.fleet.assets().filter((a) => a.orgId === eu.orgId && a.assetType !== 'PowerTrain');
+			const assets = sim.fleet
+				.assets()
+				.filter((a) => a.orgId === eu.orgId && a.assetType !== 'PowerTrain');
 			const ids = Array.from({ length: ITEMS }, (_, i) => assets[i % assets.length].id);
 
 			const engine = new N8nTestEngine();
-			engine.addCredential({ id: 'bench', name: 'bench', type: 'driveMonitoringApi', data: credentials });
+			engine.addCredential({
+				id: 'bench',
+				name: 'bench',
+				type: 'driveMonitoringApi',
+				data: credentials,
+			});
 			const workflow = engine.readWorkflow('single-operation.json');
 			workflow.nodes[1].credentials = { driveMonitoringApi: { id: 'bench', name: 'bench' } };
 			const input = ids.map((assetId) => ({ json: { assetId } }));
 			const viaNode = async () => {
 				const result = await engine.run(workflow, { input });
 				const output = result.output('Drive Monitoring');
-				if (output?.length !== ITEMS) throw new Error(`the node returned ${output?.length} items, not ${ITEMS}`);
+				if (output?.length !== ITEMS)
+					throw new Error(`the node returned ${output?.length} items, not ${ITEMS}`);
 			};
 
-			const client = createClient({ ...credentials, concurrency: READ_CONCURRENCY, tokenCache: new TokenCache() });
-			const viaCore = async () => await mapLimit(ids, READ_CONCURRENCY, async (id) => await client.assets.get({ id }));
+			const client = createClient({
+				...credentials,
+				concurrency: READ_CONCURRENCY,
+				tokenCache: new TokenCache(),
+			});
+			const viaCore = async () =>
+				await mapLimit(ids, READ_CONCURRENCY, async (id) => await client.assets.get({ id }));
 
 			// Warm both paths (token, connections, JIT), then alternate rounds so drift hits both alike.
 			await viaNode();
@@ -91,7 +104,7 @@ const suite: BenchSuite = {
 			return {
 				name: 'nodes',
 				description:
-					'The Drive Monitoring node run by n8n-core\'s WorkflowExecute (built package, our credentials helper, n8n\'s httpRequestWithAuthentication) against the in-process simulator, versus the same calls through the core\'s own undici transport with the same number in flight. Both paths run in one process on 127.0.0.1.',
+					"The Drive Monitoring node run by n8n-core's WorkflowExecute (built package, our credentials helper, n8n's httpRequestWithAuthentication) against the in-process simulator, versus the same calls through the core's own undici transport with the same number in flight. Both paths run in one process on 127.0.0.1.",
 				figures,
 			};
 		} finally {

@@ -38,12 +38,20 @@ function percentile(values: number[], p: number): number {
 }
 
 function eventIdOf(body: unknown): number {
-	const text = Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : JSON.stringify(body);
+	const text = Buffer.isBuffer(body)
+		? body.toString('utf8')
+		: typeof body === 'string'
+			? body
+			: JSON.stringify(body);
 	return Number((JSON.parse(text) as { data: { id: number } }).data.id);
 }
 
 /** A bare rhea receiver on the user's address, settling each delivery as it arrives. */
-async function bareAmqp(url: string, user: PushUser, arrived: (id: number) => void): Promise<Consumer> {
+async function bareAmqp(
+	url: string,
+	user: PushUser,
+	arrived: (id: number) => void,
+): Promise<Consumer> {
 	const target = new URL(url);
 	const connection = create_container({ id: `bench-${randomUUID()}` }).connect({
 		host: target.hostname,
@@ -52,14 +60,20 @@ async function bareAmqp(url: string, user: PushUser, arrived: (id: number) => vo
 		password: user.password,
 		reconnect: false,
 	});
-	const receiver = connection.open_receiver({ source: { address: fillAddressTemplate(DEFAULT_ADDRESS_TEMPLATES.amqp, user) }, credit_window: CREDIT, autoaccept: true });
+	const receiver = connection.open_receiver({
+		source: { address: fillAddressTemplate(DEFAULT_ADDRESS_TEMPLATES.amqp, user) },
+		credit_window: CREDIT,
+		autoaccept: true,
+	});
 	receiver.on('message', (context: EventContext) => {
 		const body = context.message?.body as { content?: Buffer } | Buffer | string;
 		arrived(eventIdOf(Buffer.isBuffer(body) || typeof body === 'string' ? body : body.content));
 	});
 	await new Promise<void>((resolve, reject) => {
 		receiver.once('receiver_open', () => resolve());
-		connection.once('connection_error', (context: EventContext) => reject(new Error(String(context.connection.error))));
+		connection.once('connection_error', (context: EventContext) =>
+			reject(new Error(String(context.connection.error))),
+		);
 	});
 	return {
 		close: () =>
@@ -71,19 +85,45 @@ async function bareAmqp(url: string, user: PushUser, arrived: (id: number) => vo
 }
 
 /** A bare mqtt.js client subscribed at QoS 1 to the user's topic filter. */
-async function bareMqtt(url: string, user: PushUser, arrived: (id: number) => void): Promise<Consumer> {
-	const client = await mqtt.connectAsync(url, { username: user.userName, password: user.password, clientId: `bench-${randomUUID().slice(0, 8)}`, clean: true, reconnectPeriod: 0 });
+async function bareMqtt(
+	url: string,
+	user: PushUser,
+	arrived: (id: number) => void,
+): Promise<Consumer> {
+	const client = await mqtt.connectAsync(url, {
+		username: user.userName,
+		password: user.password,
+		clientId: `bench-${randomUUID().slice(0, 8)}`,
+		clean: true,
+		reconnectPeriod: 0,
+	});
 	client.on('message', (_topic, payload) => arrived(eventIdOf(payload)));
-	await client.subscribeAsync(fillAddressTemplate(DEFAULT_ADDRESS_TEMPLATES.mqtt, user), { qos: 1 });
+	await client.subscribeAsync(fillAddressTemplate(DEFAULT_ADDRESS_TEMPLATES.mqtt, user), {
+		qos: 1,
+	});
 	return { close: () => client.endAsync() };
 }
 
 /** The built trigger in push mode, activated as n8n activates a workflow. */
-async function trigger(fx: Fixture, protocol: Protocol, user: PushUser, arrived: (id: number) => void): Promise<Consumer> {
-	fx.engine.addCredential({ id: 'push', name: 'Push', type: 'driveMonitoringPushApi', data: { brokerUrl: fx.sim.info.pushUrls[protocol], ...user, addressTemplate: '' } });
+async function trigger(
+	fx: Fixture,
+	protocol: Protocol,
+	user: PushUser,
+	arrived: (id: number) => void,
+): Promise<Consumer> {
+	fx.engine.addCredential({
+		id: 'push',
+		name: 'Push',
+		type: 'driveMonitoringPushApi',
+		data: { brokerUrl: fx.sim.info.pushUrls[protocol], ...user, addressTemplate: '' },
+	});
 	const active = await activateTrigger(
 		fx.engine,
-		{ mode: 'push', dataTypes: ['AssetEvent'], options: { acknowledge: 'immediately', parallelMessages: CREDIT } } as never,
+		{
+			mode: 'push',
+			dataTypes: ['AssetEvent'],
+			options: { acknowledge: 'immediately', parallelMessages: CREDIT },
+		} as never,
 		{ driveMonitoringPushApi: { id: 'push', name: 'Push' } },
 		{ onEmit: (items) => items.forEach((item) => arrived(Number(item.json.id))) },
 	);
@@ -99,7 +139,11 @@ interface Measured {
 }
 
 /** One consumer through both measurements: sequential latency samples, then the burst. */
-async function measure(fx: Fixture, driveId: number, start: (arrived: (id: number) => void) => Promise<Consumer>): Promise<Measured> {
+async function measure(
+	fx: Fixture,
+	driveId: number,
+	start: (arrived: (id: number) => void) => Promise<Consumer>,
+): Promise<Measured> {
 	let waiting: { id: number; resolve: () => void } | undefined;
 	const burst = new Set<number>();
 	let received = 0;
@@ -115,7 +159,10 @@ async function measure(fx: Fixture, driveId: number, start: (arrived: (id: numbe
 		for (let i = 0; i < LATENCY_SAMPLES + 20; i++) {
 			const started = process.hrtime.bigint();
 			await new Promise<void>((resolve, reject) => {
-				const timer = setTimeout(() => reject(new Error('an event did not arrive within 10 s')), 10_000);
+				const timer = setTimeout(
+					() => reject(new Error('an event did not arrive within 10 s')),
+					10_000,
+				);
 				const event = fx.sim.control.raiseEvent(driveId, { eventType: 'Fault' });
 				waiting = { id: Number(event.id), resolve: () => (clearTimeout(timer), resolve()) };
 			});
@@ -128,10 +175,27 @@ async function measure(fx: Fixture, driveId: number, start: (arrived: (id: numbe
 		const all = new Promise<void>((resolve) => (burstDone = resolve));
 		const started = process.hrtime.bigint();
 		for (let i = 0; i < BURST; i++) fx.sim.control.raiseEvent(driveId, { eventType: 'Fault' });
-		await Promise.race([all, new Promise((_, reject) => setTimeout(() => reject(new Error(`the burst did not fully arrive within 300 s (${burst.size} of ${BURST})`)), 300_000).unref())]);
+		await Promise.race([
+			all,
+			new Promise((_, reject) =>
+				setTimeout(
+					() =>
+						reject(
+							new Error(`the burst did not fully arrive within 300 s (${burst.size} of ${BURST})`),
+						),
+					300_000,
+				).unref(),
+			),
+		]);
 		const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 		await new Promise((resolve) => setTimeout(resolve, 500)); // late duplicates would show here
-		return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), perSecond: BURST / seconds, received, distinct: burst.size };
+		return {
+			p50: percentile(latencies, 50),
+			p95: percentile(latencies, 95),
+			perSecond: BURST / seconds,
+			received,
+			distinct: burst.size,
+		};
 	} finally {
 		await consumer.close();
 	}
@@ -140,8 +204,18 @@ async function measure(fx: Fixture, driveId: number, start: (arrived: (id: numbe
 function figures(protocol: Protocol, bare: Measured, ours: Measured): Figure[] {
 	const ms = (value: number) => `${value.toFixed(2)} ms`;
 	return [
-		{ name: `${protocol}: publish to trigger emit, p50 (${LATENCY_SAMPLES} events one at a time)`, value: ms(ours.p50), baseline: `${ms(bare.p50)} bare ${protocol} client`, ratio: (ours.p50 / bare.p50).toFixed(2) },
-		{ name: `${protocol}: publish to trigger emit, p95`, value: ms(ours.p95), baseline: `${ms(bare.p95)} bare ${protocol} client`, ratio: (ours.p95 / bare.p95).toFixed(2) },
+		{
+			name: `${protocol}: publish to trigger emit, p50 (${LATENCY_SAMPLES} events one at a time)`,
+			value: ms(ours.p50),
+			baseline: `${ms(bare.p50)} bare ${protocol} client`,
+			ratio: (ours.p50 / bare.p50).toFixed(2),
+		},
+		{
+			name: `${protocol}: publish to trigger emit, p95`,
+			value: ms(ours.p95),
+			baseline: `${ms(bare.p95)} bare ${protocol} client`,
+			ratio: (ours.p95 / bare.p95).toFixed(2),
+		},
 		{
 			name: `${protocol}: burst of ${BURST} AssetEvents through the trigger (each emit runs a workflow)`,
 			value: `${ours.perSecond.toFixed(0)} events/s`,
@@ -165,20 +239,33 @@ const suite: BenchSuite = {
 		try {
 			const created = await fx.direct.dataSubscription.createUser();
 			const topic = `bench-${randomUUID().slice(0, 8)}`;
-			await fx.direct.dataSubscription.setDataTypes({ subCustomerId: created.id, topicName: topic, subDataTypes: ['AssetEvent'] });
-			const user: PushUser = { userName: String(created.userName), password: String(created.password), topic };
-			const driveId = fx.asset((a) => a.assetType === 'Drive' && !a.unsubscribed, 'subscribed drive').id;
+			await fx.direct.dataSubscription.setDataTypes({
+				subCustomerId: created.id,
+				topicName: topic,
+				subDataTypes: ['AssetEvent'],
+			});
+			const user: PushUser = {
+				userName: String(created.userName),
+				password: String(created.password),
+				topic,
+			};
+			const driveId = fx.asset(
+				(a) => a.assetType === 'Drive' && !a.unsubscribed,
+				'subscribed drive',
+			).id;
 			const result: Figure[] = [];
 			for (const protocol of ['amqp', 'mqtt'] as const) {
 				const url = fx.sim.info.pushUrls[protocol]!;
-				const bare = await measure(fx, driveId, (arrived) => (protocol === 'amqp' ? bareAmqp(url, user, arrived) : bareMqtt(url, user, arrived)));
+				const bare = await measure(fx, driveId, (arrived) =>
+					protocol === 'amqp' ? bareAmqp(url, user, arrived) : bareMqtt(url, user, arrived),
+				);
 				const ours = await measure(fx, driveId, (arrived) => trigger(fx, protocol, user, arrived));
 				result.push(...figures(protocol, bare, ours));
 			}
 			return {
 				name: 'push',
 				description:
-					'The Drive Monitoring Trigger (push mode, acknowledge immediately, 10 parallel messages) in n8n-core against a bare rhea / mqtt.js client of the same user on the simulator\'s brokers, same run. Latency: simulator publish to emit, one event at a time after 20 warm-up events. Burst: all events raised at once, timed until each was emitted.',
+					"The Drive Monitoring Trigger (push mode, acknowledge immediately, 10 parallel messages) in n8n-core against a bare rhea / mqtt.js client of the same user on the simulator's brokers, same run. Latency: simulator publish to emit, one event at a time after 20 warm-up events. Burst: all events raised at once, timed until each was emitted.",
 				figures: result,
 			};
 		} finally {

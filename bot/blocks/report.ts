@@ -2,39 +2,56 @@ import { context, esc, section, type SlackMessage } from './kit';
 
 /** What a report message says about its report (persisted with the job). */
 export interface ReportView {
-  reportId: number;
-  title: string;
-  /** `drive report of Pump 3 (SN)` or `fleet report of group Line 3 (12 assets)`. */
-  what: string;
-  startDate: string;
-  endDate: string;
-  requestedBy?: string;
-  schedule?: string;
+	reportId: number;
+	title: string;
+	/** `drive report of Pump 3 (SN)` or `fleet report of group Line 3 (12 assets)`. */
+	what: string;
+	startDate: string;
+	endDate: string;
+	requestedBy?: string;
+	schedule?: string;
 }
 
 function byLine(view: ReportView): string {
-  const who = view.schedule ? `scheduled (${esc(view.schedule)})` : view.requestedBy ? `requested by <@${view.requestedBy}>` : 'requested';
-  return `${esc(view.startDate)} to ${esc(view.endDate)} (UTC+8) · ${who} · report ${view.reportId}`;
+	const who = view.schedule
+		? `scheduled (${esc(view.schedule)})`
+		: view.requestedBy
+			? `requested by <@${view.requestedBy}>`
+			: 'requested';
+	return `${esc(view.startDate)} to ${esc(view.endDate)} (UTC+8) · ${who} · report ${view.reportId}`;
 }
 
 /** The command's own answer (ephemeral): the report is on its way. */
-export function reportStartedAnswer(r: { reportId: number; title: string; what: string; startDate: string; endDate: string; note?: string }): SlackMessage {
-  const text = `:hourglass_flowing_sand: Creating “${r.title}”, ${r.what}, ${r.startDate} to ${r.endDate} (UTC+8). The PDF will be posted in this channel, in the thread of the report's message.`;
-  return { text, blocks: [section(esc(text)), ...(r.note ? [context(esc(r.note))] : [])] };
+export function reportStartedAnswer(r: {
+	reportId: number;
+	title: string;
+	what: string;
+	startDate: string;
+	endDate: string;
+	note?: string;
+}): SlackMessage {
+	const text = `:hourglass_flowing_sand: Creating “${r.title}”, ${r.what}, ${r.startDate} to ${r.endDate} (UTC+8). The PDF will be posted in this channel, in the thread of the report's message.`;
+	return { text, blocks: [section(esc(text)), ...(r.note ? [context(esc(r.note))] : [])] };
 }
 
 /** Posted at once: the platform makes the report asynchronously; its PDF follows in the thread. */
 export function reportCreatingMessage(view: ReportView): SlackMessage {
-  const text = `:hourglass_flowing_sand: Creating “${view.title}”, ${view.what}…`;
-  return { text, blocks: [section(`${esc(text)}\nThe PDF will be posted in this thread when the platform has made it.`), context(byLine(view))] };
+	const text = `:hourglass_flowing_sand: Creating “${view.title}”, ${view.what}…`;
+	return {
+		text,
+		blocks: [
+			section(`${esc(text)}\nThe PDF will be posted in this thread when the platform has made it.`),
+			context(byLine(view)),
+		],
+	};
 }
 
 export function reportReadyMessage(view: ReportView): SlackMessage {
-  const text = `:page_facing_up: “${view.title}”, ${view.what}: ready, the PDF is in the thread.`;
-  return { text, blocks: [section(esc(text)), context(byLine(view))] };
+	const text = `:page_facing_up: “${view.title}”, ${view.what}: ready, the PDF is in the thread.`;
+	return { text, blocks: [section(esc(text)), context(byLine(view))] };
 }
 
 export function reportFailedMessage(view: ReportView, reason: string): SlackMessage {
-  const text = `:x: “${view.title}”, ${view.what}: the platform could not make it. ${reason}`;
-  return { text, blocks: [section(esc(text)), context(byLine(view))] };
+	const text = `:x: “${view.title}”, ${view.what}: the platform could not make it. ${reason}`;
+	return { text, blocks: [section(esc(text)), context(byLine(view))] };
 }

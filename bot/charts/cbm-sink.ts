@@ -9,28 +9,33 @@ import { renderKpiChart } from './render';
  * outbox, so the warning itself is never posted twice for it (assumption B42).
  */
 export function withKpiCharts(sink: NoticeSink, files: MessageSink, logger: BotLogger): NoticeSink {
-  return {
-    async post(channel: string, notice: Notice, threadTs?: string, tag?: string): Promise<Posted> {
-      const posted = await sink.post(channel, notice, threadTs, tag);
-      if (notice.kind === 'cbm' && notice.cbm.kpis.length > 0) {
-        const { cbm } = notice;
-        try {
-          const chart = renderKpiChart(cbm.kpis, `${cbm.unit} of ${cbm.asset.name}`);
-          await files.upload(
-            posted.channelId,
-            { data: chart.png, filename: `cbm-kpi-${cbm.asset.serialNumber}-${cbm.unit}.png`, title: `${cbm.unit} of ${cbm.asset.name}: 30-day KPI`, altText: `Daily CBM KPI of the ${cbm.unit} of ${cbm.asset.name}, last 30 days` },
-            `30-day KPI of the ${cbm.unit} (${cbm.status} now)`,
-            posted.ts,
-          );
-        } catch (error) {
-          logger.warn(`cbm: KPI chart of ${cbm.key} not uploaded (${errorText(error)})`);
-        }
-      }
-      return posted;
-    },
-    update: (channelId, ts, notice, tag) => sink.update(channelId, ts, notice, tag),
-    // The wrapped sink's tag and lookups are what keep posts and updates exactly once (assumption B12).
-    ...(sink.find ? { find: sink.find.bind(sink) } : {}),
-    ...(sink.updated ? { updated: sink.updated.bind(sink) } : {}),
-  };
+	return {
+		async post(channel: string, notice: Notice, threadTs?: string, tag?: string): Promise<Posted> {
+			const posted = await sink.post(channel, notice, threadTs, tag);
+			if (notice.kind === 'cbm' && notice.cbm.kpis.length > 0) {
+				const { cbm } = notice;
+				try {
+					const chart = renderKpiChart(cbm.kpis, `${cbm.unit} of ${cbm.asset.name}`);
+					await files.upload(
+						posted.channelId,
+						{
+							data: chart.png,
+							filename: `cbm-kpi-${cbm.asset.serialNumber}-${cbm.unit}.png`,
+							title: `${cbm.unit} of ${cbm.asset.name}: 30-day KPI`,
+							altText: `Daily CBM KPI of the ${cbm.unit} of ${cbm.asset.name}, last 30 days`,
+						},
+						`30-day KPI of the ${cbm.unit} (${cbm.status} now)`,
+						posted.ts,
+					);
+				} catch (error) {
+					logger.warn(`cbm: KPI chart of ${cbm.key} not uploaded (${errorText(error)})`);
+				}
+			}
+			return posted;
+		},
+		update: (channelId, ts, notice, tag) => sink.update(channelId, ts, notice, tag),
+		// The wrapped sink's tag and lookups are what keep posts and updates exactly once (assumption B12).
+		...(sink.find ? { find: sink.find.bind(sink) } : {}),
+		...(sink.updated ? { updated: sink.updated.bind(sink) } : {}),
+	};
 }

@@ -10,19 +10,19 @@ import type { StepLimits } from './functions/run';
 
 /** What every listener needs. */
 export interface ListenerDeps {
-  commands: CommandHandler;
-  config: BotConfig;
-  logger: BotLogger;
-  /** The App Home's data; without it the Home tab is not published. */
-  home?: HomeService;
-  /** Acknowledge and Mute buttons; without it they answer that the bot is not ready. */
-  oncall?: OnCall;
-  /** The fleet's assets: the List open faults step checks a group's name against it. */
-  directory?: AssetDirectory;
-  /** The open alerts and their messages, read by the Workflow Builder steps. */
-  store?: StateStore;
-  /** Reports in Slack, for the Request report step. */
-  reports?: ReportService;
-  /** How long each Workflow Builder step may take (defaults: STEP_LIMITS). */
-  stepLimits?: Partial<StepLimits>;
+	commands: CommandHandler;
+	config: BotConfig;
+	logger: BotLogger;
+	/** The App Home's data; without it the Home tab is not published. */
+	home?: HomeService;
+	/** Acknowledge and Mute buttons; without it they answer that the bot is not ready. */
+	oncall?: OnCall;
+	/** The fleet's assets: the List open faults step checks a group's name against it. */
+	directory?: AssetDirectory;
+	/** The open alerts and their messages, read by the Workflow Builder steps. */
+	store?: StateStore;
+	/** Reports in Slack, for the Request report step. */
+	reports?: ReportService;
+	/** How long each Workflow Builder step may take (defaults: STEP_LIMITS). */
+	stepLimits?: Partial<StepLimits>;
 }

@@ -11,9 +11,9 @@ export type { ListenerDeps } from './deps';
 
 /** Every listener group, behind the one check that a payload acts once (once.ts). */
 export function registerListeners(app: App, deps: ListenerDeps): void {
-  registerOnce(app, deps);
-  registerCommands(app, deps);
-  registerActions(app, deps);
-  registerEvents(app, deps);
-  registerFunctions(app, deps);
+	registerOnce(app, deps);
+	registerCommands(app, deps);
+	registerActions(app, deps);
+	registerEvents(app, deps);
+	registerFunctions(app, deps);
 }

@@ -2,11 +2,11 @@ import type { Posted } from '../alerts/sink';
 import type { SlackMessage } from '../blocks/kit';
 
 export interface OutgoingFile {
-  data: Buffer;
-  filename: string;
-  title: string;
-  /** Shown to screen readers (images). */
-  altText?: string;
+	data: Buffer;
+	filename: string;
+	title: string;
+	/** Shown to screen readers (images). */
+	altText?: string;
 }
 
 /**
@@ -14,8 +14,13 @@ export interface OutgoingFile {
  * through the outbox), and files uploaded with files.uploadV2. Slack, or the terminal.
  */
 export interface MessageSink {
-  post(channel: string, message: SlackMessage, threadTs?: string): Promise<Posted>;
-  update(channelId: string, ts: string, message: SlackMessage): Promise<void>;
-  /** Uploads a file into a channel (in a thread when threadTs is given), with a comment; answers the file's id where there is one. */
-  upload(channelId: string, file: OutgoingFile, comment: string, threadTs?: string): Promise<string | undefined>;
+	post(channel: string, message: SlackMessage, threadTs?: string): Promise<Posted>;
+	update(channelId: string, ts: string, message: SlackMessage): Promise<void>;
+	/** Uploads a file into a channel (in a thread when threadTs is given), with a comment; answers the file's id where there is one. */
+	upload(
+		channelId: string,
+		file: OutgoingFile,
+		comment: string,
+		threadTs?: string,
+	): Promise<string | undefined>;
 }

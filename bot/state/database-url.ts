@@ -27,13 +27,17 @@ const portOf = (value: string | undefined): number | undefined => {
 	if (value === undefined || value === '') return undefined;
 	const port = Number(value);
 	if (!Number.isInteger(port) || port < 1 || port > 65535) {
-		throw new Error(`The PostgreSQL port "${value}" is not a port number (1-65535). Fix the port in DRIVE_BOT_DATABASE_URL or PGPORT.`);
+		throw new Error(
+			`The PostgreSQL port "${value}" is not a port number (1-65535). Fix the port in DRIVE_BOT_DATABASE_URL or PGPORT.`,
+		);
 	}
 	return port;
 };
 
 /** undefined when DRIVE_BOT_DATABASE_URL is unset or empty: the embedded SQLite store applies. */
-export function databaseSettings(env: NodeJS.ProcessEnv = process.env): DatabaseSettings | undefined {
+export function databaseSettings(
+	env: NodeJS.ProcessEnv = process.env,
+): DatabaseSettings | undefined {
 	const raw = env.DRIVE_BOT_DATABASE_URL?.trim();
 	if (!raw) return undefined;
 	const url = fromUrl(raw);
@@ -62,6 +66,7 @@ export function withoutPassword(text: string, settings: DatabaseSettings | undef
 	const password = settings?.password;
 	if (!password) return text;
 	let out = text;
-	for (const form of new Set([password, encodeURIComponent(password)])) out = out.split(form).join('***');
+	for (const form of new Set([password, encodeURIComponent(password)]))
+		out = out.split(form).join('***');
 	return out;
 }

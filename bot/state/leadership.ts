@@ -91,7 +91,9 @@ export interface Leadership {
 export function startLeadership(options: LeadershipOptions): Leadership {
 	const t: LeadershipTimings = { ...DEFAULT_LEADERSHIP_TIMINGS, ...options.timings };
 	if (t.ttlMs - t.marginMs <= t.renewEveryMs) {
-		throw new Error(`Leadership timings: ttlMs - marginMs (${t.ttlMs - t.marginMs} ms) must exceed renewEveryMs (${t.renewEveryMs} ms).`);
+		throw new Error(
+			`Leadership timings: ttlMs - marginMs (${t.ttlMs - t.marginMs} ms) must exceed renewEveryMs (${t.renewEveryMs} ms).`,
+		);
 	}
 	const { logger, holder } = options;
 	const metrics = options.metrics ?? leadershipMetrics;
@@ -102,7 +104,8 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 	let timer: NodeJS.Timeout | undefined;
 	let busy: Promise<void> = Promise.resolve();
 
-	const valid = (): boolean => leading !== undefined && performance.now() - leading.renewedAt < t.ttlMs - t.marginMs;
+	const valid = (): boolean =>
+		leading !== undefined && performance.now() - leading.renewedAt < t.ttlMs - t.marginMs;
 
 	/** Counts a new leader: one seen taking over while this replica watched, or this replica itself. */
 	const sawEpoch = (epoch: number, own = false): void => {
@@ -123,11 +126,15 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 		await dropConnection();
 		if (!was) return;
 		metrics.setLeader(false);
-		logger.warn(`Leadership (epoch ${was.epoch}) ended: ${reason}. This replica stops reading the platform and posting.`);
+		logger.warn(
+			`Leadership (epoch ${was.epoch}) ended: ${reason}. This replica stops reading the platform and posting.`,
+		);
 		try {
 			await options.onStepDown(reason);
 		} catch (error) {
-			logger.error(`Stepping down failed: ${error instanceof Error ? error.message : String(error)}`);
+			logger.error(
+				`Stepping down failed: ${error instanceof Error ? error.message : String(error)}`,
+			);
 		}
 	};
 
@@ -178,8 +185,14 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 				const holders = await c.query<{ pid: number }>(
 					`SELECT DISTINCT pid FROM pg_locks WHERE locktype = 'relation' AND relation = 'leader_lease'::regclass AND granted AND pid <> pg_backend_pid()`,
 				);
-				for (const { pid } of holders.rows) await c.query('SELECT pg_terminate_backend($1::int, $2::bigint)', [pid, Math.round(t.statementTimeoutMs / 2)]);
-				logger.warn(`Taking the lead: ended ${holders.rows.length} session(s) of the previous leader that held the lease row.`);
+				for (const { pid } of holders.rows)
+					await c.query('SELECT pg_terminate_backend($1::int, $2::bigint)', [
+						pid,
+						Math.round(t.statementTimeoutMs / 2),
+					]);
+				logger.warn(
+					`Taking the lead: ended ${holders.rows.length} session(s) of the previous leader that held the lease row.`,
+				);
 			}
 		}
 	};
@@ -187,9 +200,17 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 	const tryLead = async (): Promise<void> => {
 		const c = await connect();
 		const started = performance.now();
-		const got = await c.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1) AS got', [LEADER_LOCK]);
+		const got = await c.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1) AS got', [
+			LEADER_LOCK,
+		]);
 		if (!got.rows[0]?.got) {
-			const { rows } = await c.query<{ epoch: string; holder: string; age: string; pid: number | null; lock_pid: number | null }>(
+			const { rows } = await c.query<{
+				epoch: string;
+				holder: string;
+				age: string;
+				pid: number | null;
+				lock_pid: number | null;
+			}>(
 				`SELECT l.epoch, l.holder, ${DB_NOW_MS} - l.renewed_at AS age, l.holder_pid AS pid,
 				   (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = 0 AND objid = $1 AND objsubid = 1 LIMIT 1) AS lock_pid
 				 FROM leader_lease l WHERE l.id = 1`,
@@ -202,8 +223,13 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 			// it and not yet bumped the row (ending that one would cost a second take-over).
 			if (row.pid !== null && Number(row.lock_pid) !== Number(row.pid)) return;
 			// The holder has not renewed within the TTL while its session still holds the lock: frozen or cut off.
-			logger.warn(`The leader "${row.holder}" (epoch ${row.epoch}) has not renewed its lease for ${Math.round(Number(row.age) / 1000)} s: ending its session to take over.`);
-			await c.query('SELECT pg_terminate_backend($1::int, $2::bigint)', [row.lock_pid, Math.round(t.statementTimeoutMs / 2)]);
+			logger.warn(
+				`The leader "${row.holder}" (epoch ${row.epoch}) has not renewed its lease for ${Math.round(Number(row.age) / 1000)} s: ending its session to take over.`,
+			);
+			await c.query('SELECT pg_terminate_backend($1::int, $2::bigint)', [
+				row.lock_pid,
+				Math.round(t.statementTimeoutMs / 2),
+			]);
 			return; // the lock is taken on the next try, if no other replica was faster
 		}
 		const epoch = await bump(c);
@@ -214,14 +240,19 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 		try {
 			await options.onLead(epoch);
 		} catch (error) {
-			await stepDown(`starting to lead failed: ${error instanceof Error ? error.message : String(error)}`);
+			await stepDown(
+				`starting to lead failed: ${error instanceof Error ? error.message : String(error)}`,
+			);
 		}
 	};
 
 	const renew = async (): Promise<void> => {
 		const current = leading;
 		if (!current || !client) return;
-		if (!valid()) return stepDown('the lease was not renewed in time (this process was paused or the database was slow)');
+		if (!valid())
+			return stepDown(
+				'the lease was not renewed in time (this process was paused or the database was slow)',
+			);
 		const sent = performance.now();
 		const { rowCount } = await client.query(
 			`UPDATE leader_lease SET renewed_at = ${DB_NOW_MS} WHERE id = 1 AND epoch = $1 AND holder_pid = pg_backend_pid()`,
@@ -240,7 +271,9 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 			const text = error instanceof Error ? error.message : String(error);
 			if (leading) await stepDown(`the lease could not be renewed (${text})`);
 			else {
-				logger.debug(`Leadership: cannot reach the database to take the lead (${text}); trying again.`);
+				logger.debug(
+					`Leadership: cannot reach the database to take the lead (${text}); trying again.`,
+				);
 				await dropConnection();
 			}
 		}
@@ -270,7 +303,12 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 		assertLeading(): number {
 			if (!leading || !valid()) {
 				const mine = leading?.epoch ?? 0;
-				if (leading) schedule(() => stepDown('the lease was not renewed in time (this process was paused or the database was slow)'));
+				if (leading)
+					schedule(() =>
+						stepDown(
+							'the lease was not renewed in time (this process was paused or the database was slow)',
+						),
+					);
 				throw new FencedOut(mine, lastSeenEpoch ?? 0);
 			}
 			return leading.epoch;
@@ -278,7 +316,9 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 		async fence(tx: SqlExecutor): Promise<void> {
 			const mine = leading?.epoch;
 			if (mine === undefined || !valid()) throw new FencedOut(mine ?? 0, lastSeenEpoch ?? 0);
-			const row = await tx.get<{ epoch: number | string }>('SELECT epoch FROM leader_lease WHERE id = 1 FOR SHARE');
+			const row = await tx.get<{ epoch: number | string }>(
+				'SELECT epoch FROM leader_lease WHERE id = 1 FOR SHARE',
+			);
 			const current = Number(row?.epoch ?? 0);
 			if (current !== mine) {
 				schedule(() => stepDown('another replica has taken the lead'));

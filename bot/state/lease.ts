@@ -4,7 +4,9 @@ export class FencedOut extends Error {
 		readonly mine: number,
 		readonly current: number,
 	) {
-		super(`This replica's leadership (epoch ${mine}) ended; epoch ${current} leads now. The change was not made.`);
+		super(
+			`This replica's leadership (epoch ${mine}) ended; epoch ${current} leads now. The change was not made.`,
+		);
 		this.name = 'FencedOut';
 	}
 }

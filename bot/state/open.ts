@@ -8,18 +8,21 @@ import { SqliteDatabase } from './sqlite';
  * share it, no SQLite file is written), else the SQLite state file (the embedded default).
  */
 export async function openDatabase(
-  config: Pick<BotConfig, 'stateFile'>,
-  database?: DatabaseSettings,
-  warn?: (message: string) => void,
+	config: Pick<BotConfig, 'stateFile'>,
+	database?: DatabaseSettings,
+	warn?: (message: string) => void,
 ): Promise<SqlDatabase> {
-  if (!database) return SqliteDatabase.open(config.stateFile);
-  // Loaded only here: a bot on its SQLite file never loads the PostgreSQL driver.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { PostgresDatabase } = require('./postgres') as typeof import('./postgres');
-  return PostgresDatabase.open(database, { warn });
+	if (!database) return SqliteDatabase.open(config.stateFile);
+	// Loaded only here: a bot on its SQLite file never loads the PostgreSQL driver.
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { PostgresDatabase } = require('./postgres') as typeof import('./postgres');
+	return PostgresDatabase.open(database, { warn });
 }
 
 /** Where the state lives, for the start-up line and /readyz: never a password. */
-export function describeStore(config: Pick<BotConfig, 'stateFile'>, database?: DatabaseSettings): string {
-  return database ? database.display : config.stateFile;
+export function describeStore(
+	config: Pick<BotConfig, 'stateFile'>,
+	database?: DatabaseSettings,
+): string {
+	return database ? database.display : config.stateFile;
 }

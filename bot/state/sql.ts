@@ -15,29 +15,29 @@
 export type SqlValue = string | number | null;
 
 export interface SqlRunResult {
-  /** Rows inserted, updated or deleted. */
-  changes: number;
+	/** Rows inserted, updated or deleted. */
+	changes: number;
 }
 
 /** Statements on one connection: the database itself, or the transaction a `transaction` callback gets. */
 export interface SqlExecutor {
-  get<T>(sql: string, ...params: SqlValue[]): Promise<T | undefined>;
-  all<T>(sql: string, ...params: SqlValue[]): Promise<T[]>;
-  run(sql: string, ...params: SqlValue[]): Promise<SqlRunResult>;
+	get<T>(sql: string, ...params: SqlValue[]): Promise<T | undefined>;
+	all<T>(sql: string, ...params: SqlValue[]): Promise<T[]>;
+	run(sql: string, ...params: SqlValue[]): Promise<SqlRunResult>;
 }
 
 export interface SqlDatabase extends SqlExecutor {
-  readonly dialect: 'sqlite' | 'postgres';
-  /**
-   * Runs `work` in one transaction: all of it commits or none. Use only `tx` inside (the database itself
-   * would wait for this transaction to end). `work` may run more than once (PostgreSQL retries a
-   * serialization failure), so it makes database calls only: no Slack call, no platform request.
-   */
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
-  /**
-   * A check run at the start of every transaction, inside it (the leader's fencing token, issue 26): when
-   * it throws, the transaction changes nothing and the error reaches the caller.
-   */
-  setFence(check: ((tx: SqlExecutor) => Promise<void>) | undefined): void;
-  close(): Promise<void>;
+	readonly dialect: 'sqlite' | 'postgres';
+	/**
+	 * Runs `work` in one transaction: all of it commits or none. Use only `tx` inside (the database itself
+	 * would wait for this transaction to end). `work` may run more than once (PostgreSQL retries a
+	 * serialization failure), so it makes database calls only: no Slack call, no platform request.
+	 */
+	transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+	/**
+	 * A check run at the start of every transaction, inside it (the leader's fencing token, issue 26): when
+	 * it throws, the transaction changes nothing and the error reaches the caller.
+	 */
+	setFence(check: ((tx: SqlExecutor) => Promise<void>) | undefined): void;
+	close(): Promise<void>;
 }

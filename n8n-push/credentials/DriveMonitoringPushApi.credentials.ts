@@ -14,7 +14,8 @@ export class DriveMonitoringPushApi implements ICredentialType {
 		dark: 'file:../nodes/DriveMonitoringPushTrigger/driveMonitoringPushTrigger.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-drive-monitoring/n8n-nodes-drive-monitoring#pushed-data';
+	documentationUrl =
+		'https://github.com/n8n-nodes-drive-monitoring/n8n-nodes-drive-monitoring#pushed-data';
 
 	properties: INodeProperties[] = [
 		{
@@ -42,7 +43,8 @@ export class DriveMonitoringPushApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Shown once by Create Data-Subscription User and Reset Password; a reset makes the old one fail at once',
+			description:
+				'Shown once by Create Data-Subscription User and Reset Password; a reset makes the old one fail at once',
 		},
 		{
 			displayName: 'Topic',
@@ -66,7 +68,8 @@ export class DriveMonitoringPushApi implements ICredentialType {
 			name: 'ignoreSslIssues',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to connect even if the broker certificate cannot be validated (amqps, mqtts)',
+			description:
+				'Whether to connect even if the broker certificate cannot be validated (amqps, mqtts)',
 		},
 	];
 }

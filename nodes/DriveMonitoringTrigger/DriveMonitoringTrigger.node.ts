@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import '../../shared/runtime/n8n';
 import { triggerProperties } from './description';
@@ -13,11 +18,15 @@ export class DriveMonitoringTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Drive Monitoring Trigger',
 		name: 'driveMonitoringTrigger',
-		icon: { light: 'file:driveMonitoringTrigger.svg', dark: 'file:driveMonitoringTrigger.dark.svg' },
+		icon: {
+			light: 'file:driveMonitoringTrigger.svg',
+			dark: 'file:driveMonitoringTrigger.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"Poll: " + $parameter["watch"].join(", ")}}',
-		description: 'Starts a workflow when a drive faults, a report is ready, CBM or health changes (polled)',
+		description:
+			'Starts a workflow when a drive faults, a report is ready, CBM or health changes (polled)',
 		defaults: { name: 'Drive Monitoring Trigger' },
 		polling: true,
 		inputs: [],

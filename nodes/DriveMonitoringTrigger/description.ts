@@ -59,10 +59,26 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'watch',
 		type: 'multiOptions',
 		options: [
-			{ name: 'CBM Changes', value: 'cbm', description: 'A CBM unit changed status (Standard and Premium assets)' },
-			{ name: 'Condition Changes', value: 'conditions', description: 'A health condition changed status' },
-			{ name: 'New Events', value: 'events', description: 'Events that appeared since the last poll' },
-			{ name: 'Report Status', value: 'reports', description: 'A report became Created or Failed (Basic and up)' },
+			{
+				name: 'CBM Changes',
+				value: 'cbm',
+				description: 'A CBM unit changed status (Standard and Premium assets)',
+			},
+			{
+				name: 'Condition Changes',
+				value: 'conditions',
+				description: 'A health condition changed status',
+			},
+			{
+				name: 'New Events',
+				value: 'events',
+				description: 'Events that appeared since the last poll',
+			},
+			{
+				name: 'Report Status',
+				value: 'reports',
+				description: 'A report became Created or Failed (Basic and up)',
+			},
 		],
 		default: ['events'],
 	},
@@ -119,7 +135,8 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: 10,
-				description: 'Each poll looks this far behind the previous one, for events the platform records late',
+				description:
+					'Each poll looks this far behind the previous one, for events the platform records late',
 			},
 		],
 	},

@@ -1,4 +1,9 @@
-import { type IDataObject, type INode, type INodeExecutionData, NodeOperationError } from 'n8n-workflow';
+import {
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+	NodeOperationError,
+} from 'n8n-workflow';
 
 /** The data types the platform pushes (shared/push names the same four). */
 export type PushedDataType = 'AssetEvent' | 'AssetState' | 'AssetReport' | 'AssetCBM';
@@ -22,11 +27,16 @@ export interface TriggerFilters {
 
 /** Whether a message passes the node's filters (an empty filter lets everything through). */
 export function passesFilters(filters: TriggerFilters, message: TriggerMessage): boolean {
-	if (filters.assetIds.length > 0 && (message.assetId === undefined || !filters.assetIds.includes(message.assetId))) {
+	if (
+		filters.assetIds.length > 0 &&
+		(message.assetId === undefined || !filters.assetIds.includes(message.assetId))
+	) {
 		return false;
 	}
 	if (message.dataType === 'AssetEvent' && filters.eventTypes.length > 0) {
-		return filters.eventTypes.includes(String((message.record as { eventType?: unknown }).eventType));
+		return filters.eventTypes.includes(
+			String((message.record as { eventType?: unknown }).eventType),
+		);
 	}
 	if (message.dataType === 'AssetCBM' && filters.cbmStatuses.length > 0) {
 		const units = message.record as Array<{ deviceUnitStatus?: unknown }>;
@@ -40,7 +50,9 @@ export function passesFilters(filters: TriggerFilters, message: TriggerMessage):
  * time (CBM results, a list, under `results`); the delivery as received under `raw` on request.
  */
 export function toItem(message: TriggerMessage, includeRaw: boolean): INodeExecutionData {
-	const fields = Array.isArray(message.record) ? { results: message.record } : (message.record as IDataObject);
+	const fields = Array.isArray(message.record)
+		? { results: message.record }
+		: (message.record as IDataObject);
 	const json: IDataObject = {
 		...fields,
 		dataType: message.dataType,
@@ -61,11 +73,17 @@ export function parseIdList(field: string, value: unknown): number[] {
 		.map((p) => p.trim())
 		.filter(Boolean);
 	const bad = parts.find((p) => !/^\d+$/.test(p));
-	if (bad !== undefined) throw new Error(`${field} "${text}" is not a list of asset IDs: "${bad}" is not a whole number`);
+	if (bad !== undefined)
+		throw new Error(
+			`${field} "${text}" is not a list of asset IDs: "${bad}" is not a whole number`,
+		);
 	return parts.map(Number);
 }
 
-export function readFilters(context: { getNodeParameter(name: string, fallback: unknown): unknown; getNode(): INode }): TriggerFilters {
+export function readFilters(context: {
+	getNodeParameter(name: string, fallback: unknown): unknown;
+	getNode(): INode;
+}): TriggerFilters {
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	try {
 		return {

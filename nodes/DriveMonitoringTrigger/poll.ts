@@ -1,6 +1,11 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { assetStandingRefusal, createClient, DriveMonitoringApiError, type DriveMonitoringClient } from '../../shared';
+import {
+	assetStandingRefusal,
+	createClient,
+	DriveMonitoringApiError,
+	type DriveMonitoringClient,
+} from '../../shared';
 import { apiCredentialsOf } from '../DriveMonitoring/transport/credentials';
 import { n8nTransport } from '../DriveMonitoring/transport/n8nTransport';
 import { parseIdList, passesFilters, readFilters, toItem, type TriggerMessage } from './items';
@@ -39,7 +44,11 @@ interface PollRun {
 export async function pollForChanges(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const node = this.getNode();
 	const watch = this.getNodeParameter('watch', []) as Watch[];
-	if (watch.length === 0) throw new NodeOperationError(node, 'Watch is empty: choose at least one of New Events, Report Status, CBM Changes, Condition Changes');
+	if (watch.length === 0)
+		throw new NodeOperationError(
+			node,
+			'Watch is empty: choose at least one of New Events, Report Status, CBM Changes, Condition Changes',
+		);
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const includeRaw = options.includeRaw === true;
 	const filters = readFilters(this);
@@ -66,8 +75,12 @@ export async function pollForChanges(this: IPollFunctions): Promise<INodeExecuti
 		(error: unknown) => error as Error,
 	);
 	if (failure) {
-		const httpCode = failure instanceof DriveMonitoringApiError ? String(failure.httpStatus) : undefined;
-		throw new NodeApiError(node, { message: failure.message } as JsonObject, { message: failure.message, httpCode });
+		const httpCode =
+			failure instanceof DriveMonitoringApiError ? String(failure.httpStatus) : undefined;
+		throw new NodeApiError(node, { message: failure.message } as JsonObject, {
+			message: failure.message,
+			httpCode,
+		});
 	}
 	const items = found.filter((m) => passesFilters(filters, m)).map((m) => toItem(m, includeRaw));
 	// A manual run shows one sample, as n8n's polling triggers do.
@@ -78,14 +91,23 @@ export async function pollForChanges(this: IPollFunctions): Promise<INodeExecuti
 async function pollClient(this: IPollFunctions): Promise<DriveMonitoringClient> {
 	const credentials = apiCredentialsOf(await this.getCredentials(API_CREDENTIAL_TYPE));
 	const authenticatedTransport = n8nTransport(
-		async (options) => await this.helpers.httpRequestWithAuthentication.call(this, API_CREDENTIAL_TYPE, options),
+		async (options) =>
+			await this.helpers.httpRequestWithAuthentication.call(this, API_CREDENTIAL_TYPE, options),
 	);
 	const transport = n8nTransport(async (options) => await this.helpers.httpRequest(options));
 	// A poll's deadline is the core's (no setting of the trigger changes it): a deadline error says to try again.
-	return createClient({ ...credentials, authenticatedTransport, transport, deadlineSetting: false });
+	return createClient({
+		...credentials,
+		authenticatedTransport,
+		transport,
+		deadlineSetting: false,
+	});
 }
 
-async function assetsInScope(this: IPollFunctions, client: DriveMonitoringClient): Promise<number[]> {
+async function assetsInScope(
+	this: IPollFunctions,
+	client: DriveMonitoringClient,
+): Promise<number[]> {
 	const scope = this.getNodeParameter('scope', 'assets') as string;
 	if (scope === 'assets') {
 		let ids: number[] = [];
@@ -101,10 +123,15 @@ async function assetsInScope(this: IPollFunctions, client: DriveMonitoringClient
 	const orgId = this.getNodeParameter('orgId', 0) as number;
 	const assets =
 		scope === 'assetGroup'
-			? await client.organization.listGroupAssets({ orgId, assetGroupId: this.getNodeParameter('assetGroupId', 0) as number })
+			? await client.organization.listGroupAssets({
+					orgId,
+					assetGroupId: this.getNodeParameter('assetGroupId', 0) as number,
+				})
 			: await client.organization.listAssets({ orgId });
 	// Asset data exists for drives and motors; a PowerTrain stands for its drive and motor.
-	const ids = assets.flatMap((a) => (a.assetType === 'PowerTrain' ? (a.subAssets ?? []).map((s) => s.id) : [a.id]));
+	const ids = assets.flatMap((a) =>
+		a.assetType === 'PowerTrain' ? (a.subAssets ?? []).map((s) => s.id) : [a.id],
+	);
 	return [...new Set(ids)];
 }
 
@@ -112,14 +139,16 @@ async function assetsInScope(this: IPollFunctions, client: DriveMonitoringClient
  * Runs `fn` for each asset; an asset refused for its standing (expired subscription, or a level
  * without the function) is left out, so one such asset does not fail the poll of a whole fleet.
  */
-async function perAsset<T>(run: PollRun, fn: (assetId: number) => Promise<T>): Promise<Array<[number, T]>> {
+async function perAsset<T>(
+	run: PollRun,
+	fn: (assetId: number) => Promise<T>,
+): Promise<Array<[number, T]>> {
 	const results = await Promise.all(
 		run.assetIds.map(
 			async (assetId): Promise<[number, T] | undefined> =>
 				await fn(assetId).then(
 					(value): [number, T] => [assetId, value],
-					(error: unknown) =>
-						assetStandingRefusal(error) ? undefined : Promise.reject(error),
+					(error: unknown) => (assetStandingRefusal(error) ? undefined : Promise.reject(error)),
 				),
 		),
 	);
@@ -129,10 +158,17 @@ async function perAsset<T>(run: PollRun, fn: (assetId: number) => Promise<T>): P
 async function newEvents(run: PollRun): Promise<TriggerMessage[]> {
 	const previous = run.state.events;
 	const baseline = previous === undefined && !run.manual;
-	const from = previous ? previous.until - run.marginMs : run.now - (run.manual ? 24 * 60 * MINUTE : run.marginMs);
+	const from = previous
+		? previous.until - run.marginMs
+		: run.now - (run.manual ? 24 * 60 * MINUTE : run.marginMs);
 	const seen = { ...(previous?.seen ?? {}) };
 	const batches = await perAsset(run, (assetId) =>
-		run.client.ranges.events({ assetId, startTime: new Date(from), endTime: new Date(run.now), clip: true }),
+		run.client.ranges.events({
+			assetId,
+			startTime: new Date(from),
+			endTime: new Date(run.now),
+			clip: true,
+		}),
 	);
 	const found: TriggerMessage[] = [];
 	for (const [assetId, events] of batches) {
@@ -141,7 +177,15 @@ async function newEvents(run: PollRun): Promise<TriggerMessage[]> {
 			if (seen[key] !== undefined) continue;
 			const time = Date.parse(String(event.eventDateTime));
 			seen[key] = Number.isNaN(time) ? run.now : time;
-			if (!baseline) found.push({ id: `AssetEvent:${key}`, dataType: 'AssetEvent', assetId, time: String(event.eventDateTime), record: event, raw: event });
+			if (!baseline)
+				found.push({
+					id: `AssetEvent:${key}`,
+					dataType: 'AssetEvent',
+					assetId,
+					time: String(event.eventDateTime),
+					record: event,
+					raw: event,
+				});
 		}
 	}
 	// Keys older than the next window's start can no longer come back: forget them.
@@ -168,7 +212,8 @@ async function statusChanges<R>(
 			const { key, status, emit = true } = describe(assetId, record);
 			next[key] = status;
 			const before = previous?.[key];
-			if (!baseline && emit && (run.manual || before !== status)) found.push(toMessage(assetId, record, before));
+			if (!baseline && emit && (run.manual || before !== status))
+				found.push(toMessage(assetId, record, before));
 		}
 	}
 	if (!run.manual) run.state[slot] = next;
@@ -180,7 +225,11 @@ function reportChanges(run: PollRun): Promise<TriggerMessage[]> {
 		run,
 		'reports',
 		(assetId) => run.client.assetData.listReports({ assetId }),
-		(assetId, report) => ({ key: `${assetId}:${report.id}`, status: String(report.status), emit: report.status !== 'Creating' }),
+		(assetId, report) => ({
+			key: `${assetId}:${report.id}`,
+			status: String(report.status),
+			emit: report.status !== 'Creating',
+		}),
 		(assetId, report) => ({
 			id: `AssetReport:${report.id}:${String(report.status)}`,
 			dataType: 'AssetReport',
@@ -198,13 +247,29 @@ async function cbmChanges(run: PollRun): Promise<TriggerMessage[]> {
 		run,
 		'cbm',
 		(assetId) => run.client.assetData.getCbm({ assetId }),
-		(assetId, unit) => ({ key: `${assetId}:${String(unit.deviceUnitType)}`, status: String(unit.deviceUnitStatus) }),
-		(assetId, unit) => ({ id: '', dataType: 'AssetCBM', assetId, time: isoUtc(run.now), record: unit }),
+		(assetId, unit) => ({
+			key: `${assetId}:${String(unit.deviceUnitType)}`,
+			status: String(unit.deviceUnitStatus),
+		}),
+		(assetId, unit) => ({
+			id: '',
+			dataType: 'AssetCBM',
+			assetId,
+			time: isoUtc(run.now),
+			record: unit,
+		}),
 	);
 	const changedAssets = [...new Set(units.map((u) => u.assetId!))];
 	return changedAssets.map((assetId) => {
 		const changed = units.filter((u) => u.assetId === assetId).map((u) => u.record);
-		return { id: `AssetCBM:${assetId}:${isoUtc(run.now)}`, dataType: 'AssetCBM', assetId, time: isoUtc(run.now), record: changed, raw: changed };
+		return {
+			id: `AssetCBM:${assetId}:${isoUtc(run.now)}`,
+			dataType: 'AssetCBM',
+			assetId,
+			time: isoUtc(run.now),
+			record: changed,
+			raw: changed,
+		};
 	});
 }
 
@@ -213,7 +278,10 @@ function conditionChanges(run: PollRun): Promise<TriggerMessage[]> {
 		run,
 		'conditions',
 		(assetId) => run.client.assetData.getConditions({ assetId }),
-		(assetId, condition) => ({ key: `${assetId}:${String(condition.type)}`, status: String(condition.status) }),
+		(assetId, condition) => ({
+			key: `${assetId}:${String(condition.type)}`,
+			status: String(condition.status),
+		}),
 		(assetId, condition, previous) => ({
 			id: `AssetCondition:${assetId}:${String(condition.type)}:${String(condition.status)}:${isoUtc(run.now)}`,
 			dataType: 'AssetCondition',

@@ -14,24 +14,30 @@ import { configWithoutCloudSupport } from '@n8n/node-cli/eslint';
 const quietHeaders = { reportUnusedDisableDirectives: 'off' };
 
 const nodeProgramRules = {
-  'no-console': 'off',
-  '@n8n/community-nodes/no-restricted-globals': 'off',
-  '@n8n/community-nodes/no-restricted-imports': 'off',
-  '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+	'no-console': 'off',
+	'@n8n/community-nodes/no-restricted-globals': 'off',
+	'@n8n/community-nodes/no-restricted-imports': 'off',
+	'@typescript-eslint/no-unused-vars': [
+		'error',
+		{ argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+	],
 };
 
 /** For a folder of Node programs: every TypeScript file is Node code; its package.json is not an n8n package. */
 export function nodeProgramsConfig() {
-  return [
-    ...configWithoutCloudSupport.filter((entry) => !(entry.files ?? []).includes('package.json')),
-    { files: ['**/*.ts'], rules: nodeProgramRules, linterOptions: quietHeaders },
-  ];
+	return [
+		...configWithoutCloudSupport.filter((entry) => !(entry.files ?? []).includes('package.json')),
+		{ files: ['**/*.ts'], rules: nodeProgramRules, linterOptions: quietHeaders },
+	];
 }
 
 /** For a folder of the pack's core (shared/...): the template's rules, relaxed only for the named Node-only files. */
 export async function packFolderConfig(nodeOnlyFiles) {
-  const { config } = await import('@n8n/node-cli/eslint');
-  return [...config, { files: nodeOnlyFiles, rules: nodeProgramRules, linterOptions: quietHeaders }];
+	const { config } = await import('@n8n/node-cli/eslint');
+	return [
+		...config,
+		{ files: nodeOnlyFiles, rules: nodeProgramRules, linterOptions: quietHeaders },
+	];
 }
 
 export { nodeProgramRules };

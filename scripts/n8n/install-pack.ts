@@ -14,71 +14,83 @@ import { run } from './process';
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 interface PackageJson {
-  name: string;
-  version: string;
-  dependencies?: Record<string, string>;
-  devDependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-  n8n?: { nodes?: string[]; credentials?: string[] };
+	name: string;
+	version: string;
+	dependencies?: Record<string, string>;
+	devDependencies?: Record<string, string>;
+	peerDependencies?: Record<string, string>;
+	optionalDependencies?: Record<string, string>;
+	n8n?: { nodes?: string[]; credentials?: string[] };
 }
 
 export interface InstalledPack {
-  name: string;
-  version: string;
-  directory: string;
-  tarballBytes: number;
+	name: string;
+	version: string;
+	directory: string;
+	tarballBytes: number;
 }
 
 export const PACKAGES_DIR = path.join(REPO_ROOT, 'artifacts', 'packages');
 
 /** The tarball `npm run pack` wrote for a package name (and this tree's version). */
 export function productTarball(name: string): string {
-  const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as PackageJson;
-  const tarball = path.join(PACKAGES_DIR, `${name}-${version}.tgz`);
-  if (!fs.existsSync(tarball)) throw new Error(`${tarball} is missing: run npm run pack`);
-  return tarball;
+	const { version } = JSON.parse(
+		fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'),
+	) as PackageJson;
+	const tarball = path.join(PACKAGES_DIR, `${name}-${version}.tgz`);
+	if (!fs.existsSync(tarball)) throw new Error(`${tarball} is missing: run npm run pack`);
+	return tarball;
 }
 
 /** The package.json inside a tarball. */
 async function manifestOf(tarball: string): Promise<PackageJson> {
-  const { stdout } = await run('tar', ['-xzOf', tarball, 'package/package.json']);
-  return JSON.parse(stdout) as PackageJson;
+	const { stdout } = await run('tar', ['-xzOf', tarball, 'package/package.json']);
+	return JSON.parse(stdout) as PackageJson;
 }
 
 export async function installPack(tarball: string, userFolder: string): Promise<InstalledPack> {
-  const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-  const manifest = await manifestOf(tarball);
-  const directory = path.join(nodesDir, 'node_modules', manifest.name);
-  fs.rmSync(directory, { recursive: true, force: true });
-  fs.mkdirSync(directory, { recursive: true });
-  await run('tar', ['-xzf', tarball, '-C', directory, '--strip-components=1']);
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const manifest = await manifestOf(tarball);
+	const directory = path.join(nodesDir, 'node_modules', manifest.name);
+	fs.rmSync(directory, { recursive: true, force: true });
+	fs.mkdirSync(directory, { recursive: true });
+	await run('tar', ['-xzf', tarball, '-C', directory, '--strip-components=1']);
 
-  const packageJsonPath = path.join(directory, 'package.json');
-  const packed = JSON.parse(fs.readFileSync(packageJsonPath, 'utf8')) as PackageJson;
-  const { devDependencies: _dev, peerDependencies: _peer, optionalDependencies: _optional, ...production } = packed;
-  fs.writeFileSync(packageJsonPath, JSON.stringify(production, null, 2));
-  await run(
-    'npm',
-    [
-      'install',
-      '--audit=false',
-      '--fund=false',
-      '--bin-links=false',
-      '--install-strategy=shallow',
-      '--ignore-scripts=true',
-      '--package-lock=false',
-      '--loglevel=error',
-    ],
-    { cwd: directory },
-  );
+	const packageJsonPath = path.join(directory, 'package.json');
+	const packed = JSON.parse(fs.readFileSync(packageJsonPath, 'utf8')) as PackageJson;
+	const {
+		devDependencies: _dev,
+		peerDependencies: _peer,
+		optionalDependencies: _optional,
+		...production
+	} = packed;
+	fs.writeFileSync(packageJsonPath, JSON.stringify(production, null, 2));
+	await run(
+		'npm',
+		[
+			'install',
+			'--audit=false',
+			'--fund=false',
+			'--bin-links=false',
+			'--install-strategy=shallow',
+			'--ignore-scripts=true',
+			'--package-lock=false',
+			'--loglevel=error',
+		],
+		{ cwd: directory },
+	);
 
-  const ledgerPath = path.join(nodesDir, 'package.json');
-  const ledger = fs.existsSync(ledgerPath)
-    ? (JSON.parse(fs.readFileSync(ledgerPath, 'utf8')) as PackageJson)
-    : { name: 'installed-nodes', private: true, dependencies: {} };
-  ledger.dependencies = { ...ledger.dependencies, [packed.name]: packed.version };
-  fs.writeFileSync(ledgerPath, JSON.stringify(ledger, null, 2));
+	const ledgerPath = path.join(nodesDir, 'package.json');
+	const ledger = fs.existsSync(ledgerPath)
+		? (JSON.parse(fs.readFileSync(ledgerPath, 'utf8')) as PackageJson)
+		: { name: 'installed-nodes', private: true, dependencies: {} };
+	ledger.dependencies = { ...ledger.dependencies, [packed.name]: packed.version };
+	fs.writeFileSync(ledgerPath, JSON.stringify(ledger, null, 2));
 
-  return { name: packed.name, version: packed.version, directory, tarballBytes: fs.statSync(tarball).size };
+	return {
+		name: packed.name,
+		version: packed.version,
+		directory,
+		tarballBytes: fs.statSync(tarball).size,
+	};
 }

@@ -8,20 +8,20 @@
 export type Arm = (ms: number, fire: () => void) => () => void;
 
 interface Pending {
-  at: number;
-  fire: () => void;
-  prev: Pending | undefined;
-  next: Pending | undefined;
-  lane: Lane | undefined;
+	at: number;
+	fire: () => void;
+	prev: Pending | undefined;
+	next: Pending | undefined;
+	lane: Lane | undefined;
 }
 
 interface Lane {
-  ms: number;
-  arm: Arm;
-  head: Pending | undefined;
-  tail: Pending | undefined;
-  /** Cancels the armed timer; undefined when none is armed. */
-  disarm: (() => void) | undefined;
+	ms: number;
+	arm: Arm;
+	head: Pending | undefined;
+	tail: Pending | undefined;
+	/** Cancels the armed timer; undefined when none is armed. */
+	disarm: (() => void) | undefined;
 }
 
 const lanes = new Map<number, Lane>();
@@ -31,58 +31,64 @@ const lanes = new Map<number, Lane>();
  * host's timer) is called once per lane and oldest deadline, not once per deadline.
  */
 export function setDeadline(ms: number, fire: () => void, arm: Arm): () => void {
-  let lane = lanes.get(ms);
-  if (!lane || lane.arm !== arm) {
-    // A host that installs other timers (a test's clock) gets lanes of its own.
-    lane = { ms, arm, head: undefined, tail: undefined, disarm: undefined };
-    lanes.set(ms, lane);
-  }
-  const entry: Pending = { at: performance.now() + ms, fire, prev: lane.tail, next: undefined, lane };
-  if (lane.tail) lane.tail.next = entry;
-  else lane.head = entry;
-  lane.tail = entry;
-  if (!lane.disarm) armFor(lane);
-  return () => cancel(entry);
+	let lane = lanes.get(ms);
+	if (!lane || lane.arm !== arm) {
+		// A host that installs other timers (a test's clock) gets lanes of its own.
+		lane = { ms, arm, head: undefined, tail: undefined, disarm: undefined };
+		lanes.set(ms, lane);
+	}
+	const entry: Pending = {
+		at: performance.now() + ms,
+		fire,
+		prev: lane.tail,
+		next: undefined,
+		lane,
+	};
+	if (lane.tail) lane.tail.next = entry;
+	else lane.head = entry;
+	lane.tail = entry;
+	if (!lane.disarm) armFor(lane);
+	return () => cancel(entry);
 }
 
 function cancel(entry: Pending): void {
-  const lane = entry.lane;
-  if (!lane) return;
-  unlink(lane, entry);
-  // An empty lane stops its timer, so nothing of the core outlives its last call. A lane that
-  // still has entries keeps it: it fires at its old head's time and re-arms for the new head.
-  if (!lane.head && lane.disarm) {
-    lane.disarm();
-    lane.disarm = undefined;
-  }
+	const lane = entry.lane;
+	if (!lane) return;
+	unlink(lane, entry);
+	// An empty lane stops its timer, so nothing of the core outlives its last call. A lane that
+	// still has entries keeps it: it fires at its old head's time and re-arms for the new head.
+	if (!lane.head && lane.disarm) {
+		lane.disarm();
+		lane.disarm = undefined;
+	}
 }
 
 function unlink(lane: Lane, entry: Pending): void {
-  if (entry.prev) entry.prev.next = entry.next;
-  else lane.head = entry.next;
-  if (entry.next) entry.next.prev = entry.prev;
-  else lane.tail = entry.prev;
-  entry.prev = entry.next = entry.lane = undefined;
+	if (entry.prev) entry.prev.next = entry.next;
+	else lane.head = entry.next;
+	if (entry.next) entry.next.prev = entry.prev;
+	else lane.tail = entry.prev;
+	entry.prev = entry.next = entry.lane = undefined;
 }
 
 function armFor(lane: Lane): void {
-  const head = lane.head;
-  if (!head) return;
-  const wait = Math.max(1, Math.ceil(head.at - performance.now()));
-  lane.disarm = lane.arm(wait, () => {
-    lane.disarm = undefined;
-    const now = performance.now();
-    // The timer was armed for an oldest entry that may have ended since: what is due is decided
-    // by each entry's own time. A host timer may fire a fraction of a millisecond early.
-    while (lane.head && lane.head.at <= now + 1) {
-      const due = lane.head;
-      unlink(lane, due);
-      try {
-        due.fire();
-      } catch {
-        // One deadline's failure must not leave the later ones of its lane without a timer.
-      }
-    }
-    if (lane.head && !lane.disarm) armFor(lane);
-  });
+	const head = lane.head;
+	if (!head) return;
+	const wait = Math.max(1, Math.ceil(head.at - performance.now()));
+	lane.disarm = lane.arm(wait, () => {
+		lane.disarm = undefined;
+		const now = performance.now();
+		// The timer was armed for an oldest entry that may have ended since: what is due is decided
+		// by each entry's own time. A host timer may fire a fraction of a millisecond early.
+		while (lane.head && lane.head.at <= now + 1) {
+			const due = lane.head;
+			unlink(lane, due);
+			try {
+				due.fire();
+			} catch {
+				// One deadline's failure must not leave the later ones of its lane without a timer.
+			}
+		}
+		if (lane.head && !lane.disarm) armFor(lane);
+	});
 }

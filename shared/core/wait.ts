@@ -3,13 +3,13 @@ import { setDeadline, type Arm } from './deadlines';
 
 /** The error thrown when a caller's signal aborts a wait or a request. */
 export function abortError(signal: AbortSignal): TransportError {
-  const reason = signal.reason as { name?: string } | undefined;
-  const timeout = reason?.name === 'TimeoutError';
-  return new TransportError({
-    reason: timeout ? 'TIMEOUT' : 'ABORTED',
-    detail: timeout ? 'the deadline passed' : 'the operation was cancelled',
-    cause: signal.reason,
-  });
+	const reason = signal.reason as { name?: string } | undefined;
+	const timeout = reason?.name === 'TimeoutError';
+	return new TransportError({
+		reason: timeout ? 'TIMEOUT' : 'ABORTED',
+		detail: timeout ? 'the deadline passed' : 'the operation was cancelled',
+		cause: signal.reason,
+	});
 }
 
 /**
@@ -19,65 +19,67 @@ export function abortError(signal: AbortSignal): TransportError {
  * under n8n Cloud's rules and in the bot.
  */
 export interface Timers {
-  /** `background`: the wait alone should not keep the process alive (a host may ignore it). */
-  sleep(ms: number, signal?: AbortSignal, background?: boolean): Promise<unknown>;
-  /**
-   * Optional: calls `fire` after `ms` unless the returned cancel is called first, without keeping
-   * the process alive. A per-call deadline is set and cleared on every request, so a host with a
-   * cheap timer (Node) gives one; others fall back to `sleep` with an abort.
-   */
-  schedule?(ms: number, fire: () => void): () => void;
+	/** `background`: the wait alone should not keep the process alive (a host may ignore it). */
+	sleep(ms: number, signal?: AbortSignal, background?: boolean): Promise<unknown>;
+	/**
+	 * Optional: calls `fire` after `ms` unless the returned cancel is called first, without keeping
+	 * the process alive. A per-call deadline is set and cleared on every request, so a host with a
+	 * cheap timer (Node) gives one; others fall back to `sleep` with an abort.
+	 */
+	schedule?(ms: number, fire: () => void): () => void;
 }
 
 let timers: Timers | undefined;
 
 /** Installs the host's timers (last call wins; tests may install a fake clock). */
 export function useTimers(host: Timers): void {
-  timers = host;
+	timers = host;
 }
 
 /** Sleep that an AbortSignal ends early (rejecting with the core's abort error). */
 export function sleep(ms: number, signal?: AbortSignal, background = false): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortError(signal));
-  if (!timers) {
-    return Promise.reject(
-      new Error('The Drive Monitoring core has no timers: a Node program imports shared/runtime/node first, n8n nodes import shared/runtime/n8n'),
-    );
-  }
-  // The host's own abort error is replaced by ours; raceAbort also covers hosts whose sleep
-  // ignores the signal (n8n-workflow before 2.x takes only the delay).
-  const waited = timers.sleep(ms, signal, background).then(
-    () => undefined,
-    (error: unknown) => {
-      throw signal?.aborted ? abortError(signal) : error;
-    },
-  );
-  return raceAbort(waited, signal);
+	if (signal?.aborted) return Promise.reject(abortError(signal));
+	if (!timers) {
+		return Promise.reject(
+			new Error(
+				'The Drive Monitoring core has no timers: a Node program imports shared/runtime/node first, n8n nodes import shared/runtime/n8n',
+			),
+		);
+	}
+	// The host's own abort error is replaced by ours; raceAbort also covers hosts whose sleep
+	// ignores the signal (n8n-workflow before 2.x takes only the delay).
+	const waited = timers.sleep(ms, signal, background).then(
+		() => undefined,
+		(error: unknown) => {
+			throw signal?.aborted ? abortError(signal) : error;
+		},
+	);
+	return raceAbort(waited, signal);
 }
 
 /** Wait for a shared promise without letting one caller's abort cancel it for the others. */
 export function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
+	if (!signal) return promise;
+	if (signal.aborted) return Promise.reject(abortError(signal));
+	return new Promise<T>((resolve, reject) => {
+		const onAbort = (): void => reject(abortError(signal));
+		signal.addEventListener('abort', onAbort, { once: true });
+		promise.then(
+			(v) => {
+				signal.removeEventListener('abort', onAbort);
+				resolve(v);
+			},
+			(e: unknown) => {
+				signal.removeEventListener('abort', onAbort);
+				reject(e instanceof Error ? e : new Error(String(e)));
+			},
+		);
+	});
 }
 
 /** What `follow` aborts: an AbortController, or a call's own abort (which also runs its hooks). */
 export interface Abortable {
-  abort(reason?: unknown): void;
+	abort(reason?: unknown): void;
 }
 
 const followers = new WeakMap<AbortSignal, { children: Set<Abortable>; onAbort: () => void }>();
@@ -92,30 +94,30 @@ const followers = new WeakMap<AbortSignal, { children: Set<Abortable>; onAbort: 
  * Returns the function that stops following.
  */
 export function follow(parent: AbortSignal, child: Abortable): () => void {
-  let entry = followers.get(parent);
-  if (!entry) {
-    const children = new Set<Abortable>();
-    const onAbort = (): void => {
-      followers.delete(parent);
-      for (const c of children) c.abort(parent.reason);
-      children.clear();
-    };
-    entry = { children, onAbort };
-    followers.set(parent, entry);
-    parent.addEventListener('abort', onAbort, { once: true });
-  }
-  const own = entry;
-  own.children.add(child);
-  return () => {
-    if (!own.children.delete(child) || own.children.size > 0) return;
-    parent.removeEventListener('abort', own.onAbort);
-    if (followers.get(parent) === own) followers.delete(parent);
-  };
+	let entry = followers.get(parent);
+	if (!entry) {
+		const children = new Set<Abortable>();
+		const onAbort = (): void => {
+			followers.delete(parent);
+			for (const c of children) c.abort(parent.reason);
+			children.clear();
+		};
+		entry = { children, onAbort };
+		followers.set(parent, entry);
+		parent.addEventListener('abort', onAbort, { once: true });
+	}
+	const own = entry;
+	own.children.add(child);
+	return () => {
+		if (!own.children.delete(child) || own.children.size > 0) return;
+		parent.removeEventListener('abort', own.onAbort);
+		if (followers.get(parent) === own) followers.delete(parent);
+	};
 }
 
 /** The error reason of a call whose own deadline passed (abortError reads it as a timeout). */
 export class DeadlineReason extends Error {
-  override name = 'TimeoutError';
+	override name = 'TimeoutError';
 }
 
 /** The reason a deadline timer is cancelled with when no deadline waits on it; nobody sees it. */
@@ -129,19 +131,19 @@ const noop = (): void => undefined;
  */
 const arms = new WeakMap<Timers, Arm>();
 function armOf(host: Timers): Arm {
-  let arm = arms.get(host);
-  if (!arm) {
-    const schedule = host.schedule?.bind(host);
-    arm =
-      schedule ??
-      ((ms, fire) => {
-        const stop = new AbortController();
-        host.sleep(ms, stop.signal, true).then(fire, noop);
-        return () => stop.abort(NOT_NEEDED);
-      });
-    arms.set(host, arm);
-  }
-  return arm;
+	let arm = arms.get(host);
+	if (!arm) {
+		const schedule = host.schedule?.bind(host);
+		arm =
+			schedule ??
+			((ms, fire) => {
+				const stop = new AbortController();
+				host.sleep(ms, stop.signal, true).then(fire, noop);
+				return () => stop.abort(NOT_NEEDED);
+			});
+		arms.set(host, arm);
+	}
+	return arm;
 }
 
 /**
@@ -149,38 +151,45 @@ function armOf(host: Timers): Arm {
  * total deadline, retries included). `clear` ends the timer and the following as soon as the
  * call is over, so finished calls leave neither timers nor listeners behind.
  */
-export function callSignal(parents: Array<AbortSignal | undefined>, deadlineMs?: number): { signal?: AbortSignal; deadlinePassed(): boolean; clear(): void } {
-  const present = parents.filter((s): s is AbortSignal => s !== undefined);
-  if (deadlineMs === undefined && present.length <= 1) return { signal: present[0], deadlinePassed: () => false, clear: () => undefined };
-  const controller = new AbortController();
-  const signal = controller.signal as HookedSignal;
-  const hooks: AbortHooks = [];
-  signal[HOOKS] = hooks;
-  const call: Abortable = {
-    abort(reason?: unknown) {
-      if (signal.aborted) return;
-      controller.abort(reason);
-      for (const hook of hooks) hook?.();
-      hooks.length = 0;
-    },
-  };
-  const unfollow = present.map((parent) => (parent.aborted ? (call.abort(parent.reason), () => false) : follow(parent, call)));
-  let passed = false;
-  // The deadline waits on the host's timers like every other wait of the core; ending the call
-  // cancels it. A call in flight keeps the process alive by itself; its deadline need not.
-  const expire = () => {
-    passed = true;
-    call.abort(new DeadlineReason(`the deadline of ${deadlineMs} ms passed`));
-  };
-  const cancel = deadlineMs !== undefined && timers ? setDeadline(deadlineMs, expire, armOf(timers)) : noop;
-  return {
-    signal,
-    deadlinePassed: () => passed,
-    clear: () => {
-      cancel();
-      for (const stop of unfollow) stop();
-    },
-  };
+export function callSignal(
+	parents: Array<AbortSignal | undefined>,
+	deadlineMs?: number,
+): { signal?: AbortSignal; deadlinePassed(): boolean; clear(): void } {
+	const present = parents.filter((s): s is AbortSignal => s !== undefined);
+	if (deadlineMs === undefined && present.length <= 1)
+		return { signal: present[0], deadlinePassed: () => false, clear: () => undefined };
+	const controller = new AbortController();
+	const signal = controller.signal as HookedSignal;
+	const hooks: AbortHooks = [];
+	signal[HOOKS] = hooks;
+	const call: Abortable = {
+		abort(reason?: unknown) {
+			if (signal.aborted) return;
+			controller.abort(reason);
+			for (const hook of hooks) hook?.();
+			hooks.length = 0;
+		},
+	};
+	const unfollow = present.map((parent) =>
+		parent.aborted ? (call.abort(parent.reason), () => false) : follow(parent, call),
+	);
+	let passed = false;
+	// The deadline waits on the host's timers like every other wait of the core; ending the call
+	// cancels it. A call in flight keeps the process alive by itself; its deadline need not.
+	const expire = () => {
+		passed = true;
+		call.abort(new DeadlineReason(`the deadline of ${deadlineMs} ms passed`));
+	};
+	const cancel =
+		deadlineMs !== undefined && timers ? setDeadline(deadlineMs, expire, armOf(timers)) : noop;
+	return {
+		signal,
+		deadlinePassed: () => passed,
+		clear: () => {
+			cancel();
+			for (const stop of unfollow) stop();
+		},
+	};
 }
 
 /**
@@ -197,13 +206,13 @@ type HookedSignal = AbortSignal & { [HOOKS]?: AbortHooks };
  * stops it. A call's own signal (callSignal) takes a hook, any other signal a listener.
  */
 export function onAbort(signal: AbortSignal, fn: () => void): () => void {
-  const hooks = (signal as HookedSignal)[HOOKS];
-  if (hooks) {
-    const at = hooks.push(fn) - 1;
-    return () => {
-      hooks[at] = undefined;
-    };
-  }
-  signal.addEventListener('abort', fn, { once: true });
-  return () => signal.removeEventListener('abort', fn);
+	const hooks = (signal as HookedSignal)[HOOKS];
+	if (hooks) {
+		const at = hooks.push(fn) - 1;
+		return () => {
+			hooks[at] = undefined;
+		};
+	}
+	signal.addEventListener('abort', fn, { once: true });
+	return () => signal.removeEventListener('abort', fn);
 }

@@ -10,9 +10,16 @@ export const MQTT_CLIENT_ID_MAX = 23;
  * take one session from each other), and 23 bytes: `dm` plus a letter for the purpose, then 20
  * hex digits of a SHA-256 (80 bits: no two of a user's triggers meet by chance).
  */
-export function triggerClientId(parts: { userName: string; workflowId: string; nodeId: string; purpose: 'active' | 'test' }): string {
-  const digest = createHash('sha256').update([parts.userName, parts.workflowId, parts.nodeId, parts.purpose].join('\0')).digest('hex');
-  return `dm${parts.purpose === 'test' ? 't' : 'w'}${digest.slice(0, MQTT_CLIENT_ID_MAX - 3)}`;
+export function triggerClientId(parts: {
+	userName: string;
+	workflowId: string;
+	nodeId: string;
+	purpose: 'active' | 'test';
+}): string {
+	const digest = createHash('sha256')
+		.update([parts.userName, parts.workflowId, parts.nodeId, parts.purpose].join('\0'))
+		.digest('hex');
+	return `dm${parts.purpose === 'test' ? 't' : 'w'}${digest.slice(0, MQTT_CLIENT_ID_MAX - 3)}`;
 }
 
 /**
@@ -22,5 +29,5 @@ export function triggerClientId(parts: { userName: string; workflowId: string; n
  * no replica is connected, and hands the session to whichever replica leads next (issue 26).
  */
 export function botClientId(userName: string): string {
-  return `dm-${userName}`;
+	return `dm-${userName}`;
 }

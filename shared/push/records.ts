@@ -6,23 +6,27 @@ import { CbmResult, Event, Report } from '../schemas';
 import { int, model } from '../schemas/model';
 
 const onlineValue = z.union([
-  z.boolean(),
-  z.literal(1).transform(() => true),
-  z.literal(0).transform(() => false),
-  z
-    .string()
-    .regex(/^(online|offline|true|false)$/i)
-    .transform((s) => /^(online|true)$/i.test(s)),
+	z.boolean(),
+	z.literal(1).transform(() => true),
+	z.literal(0).transform(() => false),
+	z
+		.string()
+		.regex(/^(online|offline|true|false)$/i)
+		.transform((s) => /^(online|true)$/i.test(s)),
 ]);
 
 export const eventSchema = Event;
 export const reportSchema = Report;
 export const cbmResultSchema = CbmResult;
-export const assetStateSchema = model({ assetId: int, online: onlineValue, time: z.string().nullish() });
+export const assetStateSchema = model({
+	assetId: int,
+	online: onlineValue,
+	time: z.string().nullish(),
+});
 
 export const recordSchemas = {
-  AssetEvent: eventSchema,
-  AssetState: assetStateSchema,
-  AssetReport: reportSchema,
-  AssetCBM: z.array(cbmResultSchema),
+	AssetEvent: eventSchema,
+	AssetState: assetStateSchema,
+	AssetReport: reportSchema,
+	AssetCBM: z.array(cbmResultSchema),
 } as const;

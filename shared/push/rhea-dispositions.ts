@@ -16,49 +16,60 @@ const ACCEPTED = 0x24;
 const PATCHED = Symbol.for('drive-monitoring.rhea.outcomes-apart');
 
 interface DeliveryInternals {
-  state?: { descriptor?: { value?: unknown } };
+	state?: { descriptor?: { value?: unknown } };
 }
 interface IncomingInternals {
-  updated: DeliveryInternals[];
-  process(session: unknown): void;
+	updated: DeliveryInternals[];
+	process(session: unknown): void;
 }
 type IncomingPrototype = IncomingInternals & { [PATCHED]?: true };
 
 /** Patches rhea's incoming settlement (once per process) through a live receiver link. */
 export function keepOutcomesApart(receiver: Receiver): void {
-  const incoming = (receiver as unknown as { session?: { incoming?: IncomingInternals } }).session?.incoming;
-  const prototype = incoming ? (Object.getPrototypeOf(incoming) as IncomingPrototype) : undefined;
-  if (!incoming || !prototype || typeof prototype.process !== 'function' || !Array.isArray(incoming.updated)) {
-    // A rhea whose internals moved: fail loudly in tests rather than acknowledge failures silently.
-    throw new Error('rhea internals changed (session.incoming.process/updated): the disposition fix in shared/push/rhea-dispositions.ts must be revisited');
-  }
-  if (prototype[PATCHED]) return;
-  const original = prototype.process;
-  prototype.process = function processOneOutcomeAtATime(this: IncomingInternals, session: unknown): void {
-    const updated = this.updated;
-    if (updated.every(isAccepted)) return original.call(this, session);
-    let batch: DeliveryInternals[] = [];
-    const flush = (): void => {
-      if (batch.length === 0) return;
-      this.updated = batch;
-      batch = [];
-      original.call(this, session);
-    };
-    for (const delivery of updated) {
-      if (isAccepted(delivery)) {
-        batch.push(delivery);
-      } else {
-        flush();
-        batch = [delivery];
-        flush();
-      }
-    }
-    flush();
-    this.updated = [];
-  };
-  prototype[PATCHED] = true;
+	const incoming = (receiver as unknown as { session?: { incoming?: IncomingInternals } }).session
+		?.incoming;
+	const prototype = incoming ? (Object.getPrototypeOf(incoming) as IncomingPrototype) : undefined;
+	if (
+		!incoming ||
+		!prototype ||
+		typeof prototype.process !== 'function' ||
+		!Array.isArray(incoming.updated)
+	) {
+		// A rhea whose internals moved: fail loudly in tests rather than acknowledge failures silently.
+		throw new Error(
+			'rhea internals changed (session.incoming.process/updated): the disposition fix in shared/push/rhea-dispositions.ts must be revisited',
+		);
+	}
+	if (prototype[PATCHED]) return;
+	const original = prototype.process;
+	prototype.process = function processOneOutcomeAtATime(
+		this: IncomingInternals,
+		session: unknown,
+	): void {
+		const updated = this.updated;
+		if (updated.every(isAccepted)) return original.call(this, session);
+		let batch: DeliveryInternals[] = [];
+		const flush = (): void => {
+			if (batch.length === 0) return;
+			this.updated = batch;
+			batch = [];
+			original.call(this, session);
+		};
+		for (const delivery of updated) {
+			if (isAccepted(delivery)) {
+				batch.push(delivery);
+			} else {
+				flush();
+				batch = [delivery];
+				flush();
+			}
+		}
+		flush();
+		this.updated = [];
+	};
+	prototype[PATCHED] = true;
 }
 
 function isAccepted(delivery: DeliveryInternals): boolean {
-  return delivery.state?.descriptor?.value === ACCEPTED;
+	return delivery.state?.descriptor?.value === ACCEPTED;
 }

@@ -32,8 +32,13 @@ function treeOf(client: DriveMonitoringClient): Promise<OrganizationNode> {
 }
 
 function flatten(tree: OrganizationNode): Array<{ node: OrganizationNode; path: string }> {
-	const walk = (node: OrganizationNode, parent: string): Array<{ node: OrganizationNode; path: string }> => {
-		const path = parent ? `${parent} / ${node.orgName ?? node.orgId}` : String(node.orgName ?? node.orgId);
+	const walk = (
+		node: OrganizationNode,
+		parent: string,
+	): Array<{ node: OrganizationNode; path: string }> => {
+		const path = parent
+			? `${parent} / ${node.orgName ?? node.orgId}`
+			: String(node.orgName ?? node.orgId);
 		return [{ node, path }, ...node.subOrgs.flatMap((sub) => walk(sub, path))];
 	};
 	return walk(tree, '');
@@ -45,16 +50,28 @@ function assetsWithMembers(assets: Asset[]): Asset[] {
 
 async function directoryOf(client: DriveMonitoringClient, needAssets: boolean): Promise<Directory> {
 	const orgs = flatten(await treeOf(client));
-	const organization = orgs.map(({ node, path }) => ({ id: node.orgId, name: node.orgName, place: `organization ${path}` }));
+	const organization = orgs.map(({ node, path }) => ({
+		id: node.orgId,
+		name: node.orgName,
+		place: `organization ${path}`,
+	}));
 	const assetGroup = orgs.flatMap(({ node, path }) =>
-		node.assetGroups.map((group) => ({ id: group.id, name: group.name, place: `organization ${path}` })),
+		node.assetGroups.map((group) => ({
+			id: group.id,
+			name: group.name,
+			place: `organization ${path}`,
+		})),
 	);
 	if (!needAssets) return { organization, assetGroup, asset: [] };
 	let cached = directories.get(client);
 	if (!cached) {
 		cached = (async () => {
 			const endUsers = orgs.filter(({ node }) => node.orgType === 'EU');
-			const lists = await Promise.all(endUsers.map(async ({ node }) => await client.organization.listAssets({ orgId: node.orgId })));
+			const lists = await Promise.all(
+				endUsers.map(
+					async ({ node }) => await client.organization.listAssets({ orgId: node.orgId }),
+				),
+			);
 			const seen = new Set<number>();
 			const asset = assetsWithMembers(lists.flat())
 				.filter((item) => !seen.has(item.id) && seen.add(item.id))
@@ -62,7 +79,10 @@ async function directoryOf(client: DriveMonitoringClient, needAssets: boolean): 
 					id: item.id,
 					name: item.name,
 					serialNumber: item.serialNumber,
-					place: [item.assetGroupName && `group ${item.assetGroupName}`, item.organizationName && `organization ${item.organizationName}`]
+					place: [
+						item.assetGroupName && `group ${item.assetGroupName}`,
+						item.organizationName && `organization ${item.organizationName}`,
+					]
 						.filter(Boolean)
 						.join(', '),
 				}));
@@ -84,11 +104,13 @@ export async function resolveTarget(
 	typed: string,
 ): Promise<{ id: number } | { refusal: string }> {
 	const text = typed.trim();
-	if (/^[0-9]+$/.test(text) && Number(text) >= 1 && Number.isSafeInteger(Number(text))) return { id: Number(text) };
+	if (/^[0-9]+$/.test(text) && Number(text) >= 1 && Number.isSafeInteger(Number(text)))
+		return { id: Number(text) };
 	const directory = await directoryOf(client, kind === 'asset');
 	const result = resolveName(text, directory[kind]);
 	const { label, listHint } = KIND[kind];
 	if (result.kind === 'one') return { id: result.target.id };
-	if (result.kind === 'ambiguous') return { refusal: ambiguityMessage(label, text, result.candidates, result.total) };
+	if (result.kind === 'ambiguous')
+		return { refusal: ambiguityMessage(label, text, result.candidates, result.total) };
 	return { refusal: unknownMessage(label, text, listHint) };
 }

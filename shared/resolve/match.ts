@@ -35,9 +35,13 @@ export function resolveName<T extends Named>(query: string, items: readonly T[])
 		const byId = items.filter((item) => String(item.id) === needle);
 		if (byId.length === 1) return { kind: 'one', target: byId[0] };
 	}
-	const exact = items.filter((item) => fold(item.name) === needle || fold(item.serialNumber) === needle);
+	const exact = items.filter(
+		(item) => fold(item.name) === needle || fold(item.serialNumber) === needle,
+	);
 	if (exact.length > 0) return decide(exact);
-	const partial = items.filter((item) => fold(item.name).includes(needle) || fold(item.serialNumber).includes(needle));
+	const partial = items.filter(
+		(item) => fold(item.name).includes(needle) || fold(item.serialNumber).includes(needle),
+	);
 	return partial.length > 0 ? decide(partial) : { kind: 'none' };
 }
 
@@ -58,7 +62,12 @@ function describe(item: Named): string {
 }
 
 /** The refusal a person or a model can act on: who matched, and what to send instead. */
-export function ambiguityMessage(kind: Kind, query: string, candidates: readonly Named[], total: number): string {
+export function ambiguityMessage(
+	kind: Kind,
+	query: string,
+	candidates: readonly Named[],
+	total: number,
+): string {
 	const more = total > candidates.length ? `; ${total - candidates.length} more not shown` : '';
 	return (
 		`${kind} "${query}" matches ${total} ${plural(kind, total)}: ${candidates.map(describe).join('; ')}${more}. ` +

@@ -7,11 +7,11 @@ import { setDefaultTransport } from '../transport/default';
 import { createUndiciTransport } from '../transport/undici';
 
 useTimers({
-  sleep: (ms, signal, background) => delay(ms, undefined, { signal, ref: !background }),
-  schedule: (ms, fire) => {
-    const timer = setTimeout(fire, ms).unref();
-    return () => clearTimeout(timer);
-  },
+	sleep: (ms, signal, background) => delay(ms, undefined, { signal, ref: !background }),
+	schedule: (ms, fire) => {
+		const timer = setTimeout(fire, ms).unref();
+		return () => clearTimeout(timer);
+	},
 });
 setDefaultTransport((options) => createUndiciTransport(options));
 

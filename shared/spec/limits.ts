@@ -1,21 +1,21 @@
 /** The spec's "Limits" table. */
 export const LIMITS = {
-  assetGroupNameMax: 20,
-  assetNameMax: 30,
-  serialNumberMax: 30,
-  reportTitleMax: 50,
-  reportSubTitleMax: 50,
-  eventWindowDays: 7,
-  trendSignalWindowDays: 30,
-  rawDataMaxMinutes: 60,
-  aggregateStepMinutes: 5,
-  temporaryLinkMinutes: 10,
-  reportIntervalMinDays: 7,
-  reportIntervalMaxDays: 90,
-  reportMinAssetAgeDays: 7,
-  reportListingDays: 7,
-  parameterBackupSpanDays: 365,
-  dataSubscriptionUsersPerOrg: 1,
+	assetGroupNameMax: 20,
+	assetNameMax: 30,
+	serialNumberMax: 30,
+	reportTitleMax: 50,
+	reportSubTitleMax: 50,
+	eventWindowDays: 7,
+	trendSignalWindowDays: 30,
+	rawDataMaxMinutes: 60,
+	aggregateStepMinutes: 5,
+	temporaryLinkMinutes: 10,
+	reportIntervalMinDays: 7,
+	reportIntervalMaxDays: 90,
+	reportMinAssetAgeDays: 7,
+	reportListingDays: 7,
+	parameterBackupSpanDays: 365,
+	dataSubscriptionUsersPerOrg: 1,
 } as const;
 
 export const API_PREFIX = '/devcenter/extapi/v1';
@@ -24,7 +24,12 @@ export const API_PREFIX = '/devcenter/extapi/v1';
 export const GATEWAY_TYPES = { NETA21: 1, IOTPanel: 2 } as const;
 export const DEVICE_UNIT_TYPES = { Fan: 1, IGBT: 2, Capacitor: 3 } as const;
 export const REPORT_TYPES = { UserDriveReport: 1, UserFleetReport: 2 } as const;
-export const SUB_DATA_TYPES = { AssetEvent: 1, AssetState: 2, AssetReport: 3, AssetCBM: 4 } as const;
+export const SUB_DATA_TYPES = {
+	AssetEvent: 1,
+	AssetState: 2,
+	AssetReport: 3,
+	AssetCBM: 4,
+} as const;
 
 export const ASSET_TYPES = ['Drive', 'Motor', 'PowerTrain'] as const;
 export const ORG_TYPES = ['VENDOR', 'CP', 'EU'] as const;

@@ -8,14 +8,19 @@ import { capturingLogger } from './helpers';
 const KILLS = 12;
 
 test(`${KILLS} SIGKILLs at random instants with a slow Slack: every fault in exactly one message, in its final state`, async () => {
-  const outcome = await runCrashScenario({ kills: KILLS, slackLatencyMs: 400, logger: capturingLogger().logger });
-  const { duplicates, lost, stale } = outcome;
-  process.stderr.write(
-    `crash test: ${outcome.faults} faults, ${outcome.closed} closed, ${outcome.kills} kills, ${outcome.reconciled} posts found already in Slack after a kill, ${outcome.topLevelMessages} top-level messages\n`,
-  );
-  if (duplicates.length + lost.length + stale.length > 0) process.stderr.write(`bot stderr:\n${outcome.stderr}\n`);
-  expect(outcome.kills).toBeGreaterThanOrEqual(10);
-  expect(outcome.faults).toBeGreaterThan(10);
-  expect({ duplicates, lost, stale }).toEqual({ duplicates: [], lost: [], stale: [] });
-  expect(outcome.blockKitProblems).toBe(0);
+	const outcome = await runCrashScenario({
+		kills: KILLS,
+		slackLatencyMs: 400,
+		logger: capturingLogger().logger,
+	});
+	const { duplicates, lost, stale } = outcome;
+	process.stderr.write(
+		`crash test: ${outcome.faults} faults, ${outcome.closed} closed, ${outcome.kills} kills, ${outcome.reconciled} posts found already in Slack after a kill, ${outcome.topLevelMessages} top-level messages\n`,
+	);
+	if (duplicates.length + lost.length + stale.length > 0)
+		process.stderr.write(`bot stderr:\n${outcome.stderr}\n`);
+	expect(outcome.kills).toBeGreaterThanOrEqual(10);
+	expect(outcome.faults).toBeGreaterThan(10);
+	expect({ duplicates, lost, stale }).toEqual({ duplicates: [], lost: [], stale: [] });
+	expect(outcome.blockKitProblems).toBe(0);
 }, 420_000);

@@ -21,7 +21,12 @@ describe('DRIVE_BOT_DATABASE_URL', () => {
 			PGPASSWORD: pg.password,
 			PGHOST: 'elsewhere.invalid',
 		});
-		expect(settings?.connection).toMatchObject({ host: '127.0.0.1', port: pg.port, user: pg.user, database: pg.database });
+		expect(settings?.connection).toMatchObject({
+			host: '127.0.0.1',
+			port: pg.port,
+			user: pg.user,
+			database: pg.database,
+		});
 		const client = new Client(settings!.connection);
 		await client.connect();
 		const { rows } = await client.query<{ who: string; su: boolean }>(
@@ -37,7 +42,12 @@ describe('DRIVE_BOT_DATABASE_URL', () => {
 		expect(settings.display).toBe(`postgres://${pg.user}:***@127.0.0.1:${pg.port}/${pg.database}`);
 		expect(settings.display).not.toContain(pg.password);
 
-		const wrong = databaseSettings({ DRIVE_BOT_DATABASE_URL: pg.url().replace('drive_bot@', 'nobody@').replace(`${pg.user}:`, 'nobody:') })!;
+		const wrong = databaseSettings({
+			DRIVE_BOT_DATABASE_URL: pg
+				.url()
+				.replace('drive_bot@', 'nobody@')
+				.replace(`${pg.user}:`, 'nobody:'),
+		})!;
 		const client = new Client(wrong.connection);
 		const error = await client.connect().then(
 			() => new Error('login unexpectedly accepted'),
@@ -59,6 +69,8 @@ describe('DRIVE_BOT_DATABASE_URL', () => {
 		})();
 		expect(refusal).toMatch(/not a PostgreSQL URL/);
 		expect(refusal).not.toContain(pg.password);
-		expect(() => databaseSettings({ DRIVE_BOT_DATABASE_URL: 'postgres://h/d', PGPORT: '99999' })).toThrow(/PGPORT/);
+		expect(() =>
+			databaseSettings({ DRIVE_BOT_DATABASE_URL: 'postgres://h/d', PGPORT: '99999' }),
+		).toThrow(/PGPORT/);
 	});
 });

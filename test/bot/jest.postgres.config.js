@@ -5,11 +5,23 @@ const base = require('../../jest.config.js');
 
 /** @type {import('jest').Config} */
 module.exports = {
-  ...base,
-  rootDir: '../..',
-  displayName: 'bot on PostgreSQL',
-  testMatch: ['<rootDir>/test/bot/**/*.test.ts', '<rootDir>/test/brokers/bot.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', 'sqlite-store', 'postgres-store', 'migrate', 'replicas', 'lease', 'slack-once', 'database-url', 'postgres-outage', 'leader-env', 'fenced-sink'],
-  globalSetup: '<rootDir>/test/bot/postgres-global.ts',
-  globalTeardown: '<rootDir>/test/bot/postgres-global-teardown.ts',
+	...base,
+	rootDir: '../..',
+	displayName: 'bot on PostgreSQL',
+	testMatch: ['<rootDir>/test/bot/**/*.test.ts', '<rootDir>/test/brokers/bot.test.ts'],
+	testPathIgnorePatterns: [
+		'/node_modules/',
+		'sqlite-store',
+		'postgres-store',
+		'migrate',
+		'replicas',
+		'lease',
+		'slack-once',
+		'database-url',
+		'postgres-outage',
+		'leader-env',
+		'fenced-sink',
+	],
+	globalSetup: '<rootDir>/test/bot/postgres-global.ts',
+	globalTeardown: '<rootDir>/test/bot/postgres-global-teardown.ts',
 };

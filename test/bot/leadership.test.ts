@@ -12,7 +12,12 @@ import { FencedOut } from '../../bot/state/lease';
 import { PostgresDatabase } from '../../bot/state/postgres';
 import { migratePostgres, usePrivatePostgres } from '../helpers/postgres';
 
-const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const quiet = {
+	debug: () => undefined,
+	info: () => undefined,
+	warn: () => undefined,
+	error: () => undefined,
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor(what: string, limitMs: number, condition: () => boolean): Promise<number> {
@@ -54,7 +59,9 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 	const stores: PostgresDatabase[] = [];
 	/** The bot's PostgreSQL store, its transactions fenced by `leadership` (what the runtime wires). */
 	const fencedStore = async (leadership: Leadership): Promise<PostgresDatabase> => {
-		const db = await PostgresDatabase.open(databaseSettings({ DRIVE_BOT_DATABASE_URL: server().url() })!);
+		const db = await PostgresDatabase.open(
+			databaseSettings({ DRIVE_BOT_DATABASE_URL: server().url() })!,
+		);
 		db.setFence((tx) => leadership.fence(tx));
 		stores.push(db);
 		return db;
@@ -66,7 +73,13 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 	const children: ChildReplica[] = [];
 
 	const replica = (name: string): Replica => {
-		const r: Replica = { name, leads: [], stepDowns: [], changes: 0, leader: false } as unknown as Replica;
+		const r: Replica = {
+			name,
+			leads: [],
+			stepDowns: [],
+			changes: 0,
+			leader: false,
+		} as unknown as Replica;
 		r.leadership = startLeadership({
 			connection: { connectionString: server().url() },
 			holder: name,
@@ -87,7 +100,9 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 			}),
 			events: [],
 		};
-		createInterface({ input: c.process.stdout! }).on('line', (line) => c.events.push(JSON.parse(line) as ChildReplica['events'][number]));
+		createInterface({ input: c.process.stdout! }).on('line', (line) =>
+			c.events.push(JSON.parse(line) as ChildReplica['events'][number]),
+		);
 		children.push(c);
 		return c;
 	};
@@ -103,21 +118,27 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 	beforeAll(async () => {
 		await migratePostgres(server().url());
 		const admin = await connect();
-		await admin.query('CREATE TABLE test_acts (id BIGSERIAL PRIMARY KEY, epoch BIGINT NOT NULL, holder TEXT NOT NULL, at TIMESTAMPTZ NOT NULL)');
+		await admin.query(
+			'CREATE TABLE test_acts (id BIGSERIAL PRIMARY KEY, epoch BIGINT NOT NULL, holder TEXT NOT NULL, at TIMESTAMPTZ NOT NULL)',
+		);
 	});
 	afterEach(closeAll);
 
 	/** Fencing's promise, read from the database: once an act of epoch e is recorded, no act of an older epoch follows. */
 	const actsInEpochOrder = async (): Promise<{ epochs: number[] }> => {
 		const db = await connect();
-		const { rows } = await db.query<{ epoch: string }>('SELECT epoch FROM test_acts ORDER BY at, id');
+		const { rows } = await db.query<{ epoch: string }>(
+			'SELECT epoch FROM test_acts ORDER BY at, id',
+		);
 		const epochs = rows.map((r) => Number(r.epoch));
 		return { epochs };
 	};
 
 	it('one leader among three; kill -9 of the leader: another leads within 15 s with a higher epoch', async () => {
 		const a = child('child-a');
-		await waitFor('the first replica leads', 20_000, () => a.events.some((e) => e.event === 'lead'));
+		await waitFor('the first replica leads', 20_000, () =>
+			a.events.some((e) => e.event === 'lead'),
+		);
 		const b = replica('b');
 		const c = replica('c');
 		await sleep(3_000);
@@ -126,7 +147,11 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 
 		const firstEpoch = a.events.find((e) => e.event === 'lead')!.epoch!;
 		a.process.kill('SIGKILL');
-		const took = await waitFor('a new leader after kill -9', 15_000, () => leading([b, c]).length > 0);
+		const took = await waitFor(
+			'a new leader after kill -9',
+			15_000,
+			() => leading([b, c]).length > 0,
+		);
 		expect(leading([b, c])).toHaveLength(1);
 		expect(leading([b, c])[0].leadership.epoch()).toBe(firstEpoch + 1);
 		await sleep(2_500);
@@ -139,7 +164,13 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 
 	it('SIGSTOP of the leader: another leads within 30 s; the old one, woken, is refused and steps down', async () => {
 		const d = child('child-d');
-		await waitFor('the frozen-to-be replica leads', 20_000, () => d.events.some((e) => e.event === 'lead' && e.epoch !== undefined) && d.events.some((e) => e.event === 'act'));
+		await waitFor(
+			'the frozen-to-be replica leads',
+			20_000,
+			() =>
+				d.events.some((e) => e.event === 'lead' && e.epoch !== undefined) &&
+				d.events.some((e) => e.event === 'act'),
+		);
 		const oldEpoch = d.events.filter((e) => e.event === 'lead').at(-1)!.epoch!;
 		const b = replica('b2');
 		const c = replica('c2');
@@ -147,17 +178,28 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 		expect(leading([b, c])).toEqual([]);
 
 		d.process.kill('SIGSTOP');
-		const took = await waitFor('a new leader after SIGSTOP', 30_000, () => leading([b, c]).length > 0);
+		const took = await waitFor(
+			'a new leader after SIGSTOP',
+			30_000,
+			() => leading([b, c]).length > 0,
+		);
 		expect(leading([b, c])).toHaveLength(1);
 		const newLeader = leading([b, c])[0];
 		expect(newLeader.leadership.epoch()).toBe(oldEpoch + 1);
 		// The new leader acts: fenced writes with its epoch pass.
 		const store = await fencedStore(newLeader.leadership);
-		await store.transaction((tx) => tx.run("INSERT INTO test_acts (epoch, holder, at) VALUES (?, 'new', clock_timestamp())", newLeader.leadership.epoch()!));
+		await store.transaction((tx) =>
+			tx.run(
+				"INSERT INTO test_acts (epoch, holder, at) VALUES (?, 'new', clock_timestamp())",
+				newLeader.leadership.epoch()!,
+			),
+		);
 
 		const before = d.events.length;
 		d.process.kill('SIGCONT');
-		await waitFor('the woken leader steps down', 10_000, () => d.events.slice(before).some((e) => e.event === 'stepdown'));
+		await waitFor('the woken leader steps down', 10_000, () =>
+			d.events.slice(before).some((e) => e.event === 'stepdown'),
+		);
 		await sleep(1_000);
 		const woken = d.events.slice(before);
 		expect(woken.filter((e) => e.event === 'act' && e.epoch === oldEpoch)).toEqual([]);
@@ -196,7 +238,11 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 		// Another replica took over behind e's back (what the fence exists for).
 		await admin.query('UPDATE leader_lease SET epoch = epoch + 1');
 		const store = await fencedStore(e.leadership);
-		await expect(store.transaction((tx) => tx.run("UPDATE watermarks SET value = 'stale' WHERE name = 'none'"))).rejects.toThrow(FencedOut);
+		await expect(
+			store.transaction((tx) =>
+				tx.run("UPDATE watermarks SET value = 'stale' WHERE name = 'none'"),
+			),
+		).rejects.toThrow(FencedOut);
 		await waitFor('e steps down', 10_000, () => e.stepDowns.length > 0);
 		expect(() => e.leadership.assertLeading()).toThrow(FencedOut);
 		expect(e.leader).toBe(false);
@@ -213,27 +259,42 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 		try {
 			server().stopServer();
 			server().startServer();
-			await waitFor('a leader after the restart', 20_000, () => leading([f, g]).length === 1 && f.stepDowns.length + g.stepDowns.length > 0);
+			await waitFor(
+				'a leader after the restart',
+				20_000,
+				() => leading([f, g]).length === 1 && f.stepDowns.length + g.stepDowns.length > 0,
+			);
 			await sleep(3_000);
 			expect(leading([f, g])).toHaveLength(1);
 		} finally {
 			clearInterval(watch);
 		}
 		expect(two).toBe(false);
-		expect(f.stepDowns.concat(g.stepDowns).join('\n')).toMatch(/connection to the database was lost|could not be renewed/);
+		expect(f.stepDowns.concat(g.stepDowns).join('\n')).toMatch(
+			/connection to the database was lost|could not be renewed/,
+		);
 	}, 60_000);
 
-	it('/metrics: drive_bot_leader is this process\'s gauge, drive_bot_leader_changes_total only grows; /readyz tells who leads', async () => {
-		const metric = async (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(await registry.metrics())?.[1]);
+	it("/metrics: drive_bot_leader is this process's gauge, drive_bot_leader_changes_total only grows; /readyz tells who leads", async () => {
+		const metric = async (name: string) =>
+			Number(new RegExp(`^${name} (\\d+)`, 'm').exec(await registry.metrics())?.[1]);
 		const changesBefore = await metric('drive_bot_leader_changes_total');
-		const h = startLeadership({ connection: { connectionString: server().url() }, holder: 'h', logger: quiet, onLead: () => undefined, onStepDown: () => undefined });
+		const h = startLeadership({
+			connection: { connectionString: server().url() },
+			holder: 'h',
+			logger: quiet,
+			onLead: () => undefined,
+			onStepDown: () => undefined,
+		});
 		try {
 			const readiness = new Readiness();
 			readiness.register('leadership', leadershipCheck(h));
 			await waitFor('h leads', 10_000, () => h.isLeader());
 			expect(await metric('drive_bot_leader')).toBe(1);
 			expect(await metric('drive_bot_leader_changes_total')).toBe(changesBefore + 1);
-			expect((await readiness.evaluate()).checks.leadership.detail).toBe(`leader (epoch ${h.epoch()})`);
+			expect((await readiness.evaluate()).checks.leadership.detail).toBe(
+				`leader (epoch ${h.epoch()})`,
+			);
 		} finally {
 			await h.close();
 		}
@@ -247,7 +308,9 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 			client.on('error', () => undefined);
 			try {
 				await client.connect();
-				const { rows } = await client.query<{ v: number }>('SELECT max(version) AS v FROM schema_version');
+				const { rows } = await client.query<{ v: number }>(
+					'SELECT max(version) AS v FROM schema_version',
+				);
 				return Number(rows[0].v);
 			} finally {
 				await client.end().catch(() => undefined);
@@ -257,14 +320,21 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 		readiness.register('database', databaseCheck(schemaVersion(server().url()), LATEST_VERSION));
 		let report = await readiness.evaluate();
 		expect(report.ready).toBe(true);
-		expect(report.checks.database.detail).toBe(`database reachable, schema version ${LATEST_VERSION}`);
+		expect(report.checks.database.detail).toBe(
+			`database reachable, schema version ${LATEST_VERSION}`,
+		);
 
 		const admin = await connect();
-		await admin.query("INSERT INTO schema_version (version, description, applied_at) VALUES ($1, 'from a newer bot', 0)", [LATEST_VERSION + 1]);
+		await admin.query(
+			"INSERT INTO schema_version (version, description, applied_at) VALUES ($1, 'from a newer bot', 0)",
+			[LATEST_VERSION + 1],
+		);
 		try {
 			report = await readiness.evaluate();
 			expect(report.ready).toBe(false);
-			expect(report.checks.database.detail).toMatch(/^schema newer than this bot: the database is at version \d+, this bot knows \d+/);
+			expect(report.checks.database.detail).toMatch(
+				/^schema newer than this bot: the database is at version \d+, this bot knows \d+/,
+			);
 		} finally {
 			await admin.query('DELETE FROM schema_version WHERE version = $1', [LATEST_VERSION + 1]);
 		}

@@ -3,9 +3,9 @@ import { startPostgres } from '../helpers/postgres';
 
 /** One private PostgreSQL for the run; each test's state becomes a database in it (store-under-test.ts). */
 export default async function setup(): Promise<void> {
-  const server = await startPostgres();
-  (globalThis as { drivePostgres?: { stop(): void } }).drivePostgres = server;
-  // Read by the test workers, which start after this.
-  process.env.DRIVE_TEST_STORE = 'postgres';
-  process.env.DRIVE_TEST_PG_URL = server.url();
+	const server = await startPostgres();
+	(globalThis as { drivePostgres?: { stop(): void } }).drivePostgres = server;
+	// Read by the test workers, which start after this.
+	process.env.DRIVE_TEST_STORE = 'postgres';
+	process.env.DRIVE_TEST_PG_URL = server.url();
 }

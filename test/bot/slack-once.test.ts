@@ -1,6 +1,11 @@
 import { databaseSettings } from '../../bot/state/database-url';
 import { PostgresDatabase } from '../../bot/state/postgres';
-import { claimPayload, forgetOldPayloads, payloadKey, releasePayload } from '../../bot/state/slack-once';
+import {
+	claimPayload,
+	forgetOldPayloads,
+	payloadKey,
+	releasePayload,
+} from '../../bot/state/slack-once';
 import type { SqlDatabase } from '../../bot/state/sql';
 import { usePrivatePostgres } from '../helpers/postgres';
 
@@ -19,7 +24,9 @@ describe('a Slack payload acts once across replicas', () => {
 
 	it('keys a retry like the original and different interactions apart', () => {
 		expect(payloadKey({ event_id: 'Ev1', retry: 1 })).toBe('event_id:Ev1');
-		expect(payloadKey({ trigger_id: 'T.1', actions: [{ action_id: 'ack' }] })).toBe('trigger_id:T.1');
+		expect(payloadKey({ trigger_id: 'T.1', actions: [{ action_id: 'ack' }] })).toBe(
+			'trigger_id:T.1',
+		);
 		expect(payloadKey({ b: 1, a: { y: 2, x: 1 } })).toBe(payloadKey({ a: { x: 1, y: 2 }, b: 1 }));
 		expect(payloadKey({ a: 1 })).not.toBe(payloadKey({ a: 2 }));
 	});
@@ -41,7 +48,11 @@ describe('a Slack payload acts once across replicas', () => {
 		await releasePayload(replicas[2], other);
 		await expect(claimPayload(replicas[0], other)).resolves.toBe(true);
 
-		await replicas[0].run('UPDATE slack_payloads SET seen_at = ? WHERE key = ?', Date.now() - 2 * 86_400_000, key);
+		await replicas[0].run(
+			'UPDATE slack_payloads SET seen_at = ? WHERE key = ?',
+			Date.now() - 2 * 86_400_000,
+			key,
+		);
 		await expect(forgetOldPayloads(replicas[0])).resolves.toBe(1);
 		await expect(claimPayload(replicas[1], key)).resolves.toBe(true);
 	});

@@ -9,16 +9,24 @@ import { useFixture } from './use-fixture';
 const botToken = fakeSlackToken('b');
 
 describe('the store this run is about', () => {
-  const f = useFixture(botToken, { push: false });
+	const f = useFixture(botToken, { push: false });
 
-  test('the bot keeps its state where the run says, and only there', async () => {
-    const { sim, slack, logger, state, lines } = f;
-    f.bot = await startTestBot({ sim, slackApiUrl: slack.apiUrl, botToken, stateFile: state.file, logger });
-    const expected = process.env.DRIVE_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
-    expect(f.bot.store.database.dialect).toBe(expected);
-    expect(existsSync(state.file)).toBe(expected === 'sqlite');
-    const started = lines.find((line) => line.includes('state in'));
-    expect(started).toContain(expected === 'postgres' ? 'postgres://drive_bot:***@127.0.0.1:' : state.file);
-    if (expected === 'postgres') expect(lines.join('\n')).not.toMatch(/drive_bot:[^*]/);
-  });
+	test('the bot keeps its state where the run says, and only there', async () => {
+		const { sim, slack, logger, state, lines } = f;
+		f.bot = await startTestBot({
+			sim,
+			slackApiUrl: slack.apiUrl,
+			botToken,
+			stateFile: state.file,
+			logger,
+		});
+		const expected = process.env.DRIVE_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+		expect(f.bot.store.database.dialect).toBe(expected);
+		expect(existsSync(state.file)).toBe(expected === 'sqlite');
+		const started = lines.find((line) => line.includes('state in'));
+		expect(started).toContain(
+			expected === 'postgres' ? 'postgres://drive_bot:***@127.0.0.1:' : state.file,
+		);
+		if (expected === 'postgres') expect(lines.join('\n')).not.toMatch(/drive_bot:[^*]/);
+	});
 });

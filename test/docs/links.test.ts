@@ -10,97 +10,121 @@ const ROOT = path.join(__dirname, '..', '..');
 
 /** The Markdown files git tracks or would track (untracked, not ignored), outside generated trees. */
 function markdownFiles(): string[] {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.md'], { cwd: ROOT, encoding: 'utf8' });
-  return listed
-    .split('\n')
-    .filter((f) => f && !f.startsWith('bench/results/') && fs.existsSync(path.join(ROOT, f)));
+	const listed = execFileSync(
+		'git',
+		['ls-files', '--cached', '--others', '--exclude-standard', '*.md'],
+		{ cwd: ROOT, encoding: 'utf8' },
+	);
+	return listed
+		.split('\n')
+		.filter((f) => f && !f.startsWith('bench/results/') && fs.existsSync(path.join(ROOT, f)));
 }
 
 /** GitHub's id for a heading: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
 export function headingIds(markdown: string): Set<string> {
-  const ids = new Set<string>();
-  const seen = new Map<string, number>();
-  let fenced = false;
-  for (const line of markdown.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    const heading = !fenced && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (!heading) continue;
-    const base = heading[1]
-      .replace(/`|\*|_(?=\S)|(?<=\S)_|\[|\]\([^)]*\)/g, '')
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s-]/gu, '')
-      .replace(/\s/g, '-');
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    ids.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return ids;
+	const ids = new Set<string>();
+	const seen = new Map<string, number>();
+	let fenced = false;
+	for (const line of markdown.split('\n')) {
+		if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+		const heading = !fenced && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+		if (!heading) continue;
+		const base = heading[1]
+			.replace(/`|\*|_(?=\S)|(?<=\S)_|\[|\]\([^)]*\)/g, '')
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N}\s-]/gu, '')
+			.replace(/\s/g, '-');
+		const n = seen.get(base) ?? 0;
+		seen.set(base, n + 1);
+		ids.add(n === 0 ? base : `${base}-${n}`);
+	}
+	return ids;
 }
 
 interface Link {
-  file: string;
-  line: number;
-  target: string;
+	file: string;
+	line: number;
+	target: string;
 }
 
 /** Inline links and images outside code, with their line numbers. */
 function linksOf(file: string): Link[] {
-  const links: Link[] = [];
-  let fenced = false;
-  fs.readFileSync(path.join(ROOT, file), 'utf8')
-    .split('\n')
-    .forEach((text, i) => {
-      if (/^\s*(```|~~~)/.test(text)) fenced = !fenced;
-      if (fenced) return;
-      const outsideCode = text.replace(/`[^`]*`/g, '');
-      for (const m of outsideCode.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) links.push({ file, line: i + 1, target: m[1] });
-    });
-  return links;
+	const links: Link[] = [];
+	let fenced = false;
+	fs.readFileSync(path.join(ROOT, file), 'utf8')
+		.split('\n')
+		.forEach((text, i) => {
+			if (/^\s*(```|~~~)/.test(text)) fenced = !fenced;
+			if (fenced) return;
+			const outsideCode = text.replace(/`[^`]*`/g, '');
+			for (const m of outsideCode.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+				links.push({ file, line: i + 1, target: m[1] });
+		});
+	return links;
 }
 
 function problem(link: Link): string | undefined {
-  const { file, target } = link;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(target)) {
-    if (/^mailto:/i.test(target)) return /^mailto:[^@\s]+@[^@\s]+$/i.test(target) ? undefined : 'not an e-mail address';
-    try {
-      const url = new URL(target);
-      return url.protocol === 'https:' || url.protocol === 'http:' ? undefined : `unexpected scheme ${url.protocol}`;
-    } catch {
-      return 'not a URL';
-    }
-  }
-  const [pathPart, anchor] = target.split('#', 2);
-  const resolved = pathPart ? path.normalize(path.join(path.dirname(file), decodeURIComponent(pathPart))) : file;
-  if (resolved.startsWith('..')) return 'points outside the repository';
-  const absolute = path.join(ROOT, resolved);
-  if (!fs.existsSync(absolute)) return `${resolved} does not exist`;
-  if (anchor !== undefined) {
-    if (!resolved.endsWith('.md')) return `an anchor on ${resolved}, which is not a Markdown page`;
-    if (!headingIds(fs.readFileSync(absolute, 'utf8')).has(anchor.toLowerCase())) return `${resolved} has no heading #${anchor}`;
-  }
-  return undefined;
+	const { file, target } = link;
+	if (/^[a-z][a-z0-9+.-]*:/i.test(target)) {
+		if (/^mailto:/i.test(target))
+			return /^mailto:[^@\s]+@[^@\s]+$/i.test(target) ? undefined : 'not an e-mail address';
+		try {
+			const url = new URL(target);
+			return url.protocol === 'https:' || url.protocol === 'http:'
+				? undefined
+				: `unexpected scheme ${url.protocol}`;
+		} catch {
+			return 'not a URL';
+		}
+	}
+	const [pathPart, anchor] = target.split('#', 2);
+	const resolved = pathPart
+		? path.normalize(path.join(path.dirname(file), decodeURIComponent(pathPart)))
+		: file;
+	if (resolved.startsWith('..')) return 'points outside the repository';
+	const absolute = path.join(ROOT, resolved);
+	if (!fs.existsSync(absolute)) return `${resolved} does not exist`;
+	if (anchor !== undefined) {
+		if (!resolved.endsWith('.md')) return `an anchor on ${resolved}, which is not a Markdown page`;
+		if (!headingIds(fs.readFileSync(absolute, 'utf8')).has(anchor.toLowerCase()))
+			return `${resolved} has no heading #${anchor}`;
+	}
+	return undefined;
 }
 
 test('the heading ids follow GitHub (so anchor checks mean what a reader clicks)', () => {
-  const ids = headingIds('# Two commands\n## `npm test` and CI\n```\n# not a heading\n```\n## Two commands\n### Q&A: push, MQTT 5');
-  expect([...ids]).toEqual(['two-commands', 'npm-test-and-ci', 'two-commands-1', 'qa-push-mqtt-5']);
+	const ids = headingIds(
+		'# Two commands\n## `npm test` and CI\n```\n# not a heading\n```\n## Two commands\n### Q&A: push, MQTT 5',
+	);
+	expect([...ids]).toEqual(['two-commands', 'npm-test-and-ci', 'two-commands-1', 'qa-push-mqtt-5']);
 });
 
 test('every link and anchor in the README and the guides resolves', () => {
-  const files = markdownFiles();
-  expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/n8n-pack.md', 'docs/slack-bot.md', 'bench/README.md']));
-  const links = files.flatMap(linksOf);
-  expect(links.length).toBeGreaterThan(20);
-  const broken = links.flatMap((l) => {
-    const why = problem(l);
-    return why ? [`${l.file}:${l.line} (${l.target}): ${why}`] : [];
-  });
-  expect(broken).toEqual([]);
+	const files = markdownFiles();
+	expect(files).toEqual(
+		expect.arrayContaining([
+			'README.md',
+			'docs/n8n-pack.md',
+			'docs/slack-bot.md',
+			'bench/README.md',
+		]),
+	);
+	const links = files.flatMap(linksOf);
+	expect(links.length).toBeGreaterThan(20);
+	const broken = links.flatMap((l) => {
+		const why = problem(l);
+		return why ? [`${l.file}:${l.line} (${l.target}): ${why}`] : [];
+	});
+	expect(broken).toEqual([]);
 });
 
 test('a broken link is reported with its file and line', () => {
-  expect(problem({ file: 'README.md', line: 1, target: 'docs/no-such-guide.md' })).toBe('docs/no-such-guide.md does not exist');
-  expect(problem({ file: 'docs/n8n-pack.md', line: 1, target: '../README.md#no-such-heading' })).toBe('README.md has no heading #no-such-heading');
-  expect(problem({ file: 'README.md', line: 1, target: 'https://example.com/x' })).toBeUndefined();
-  expect(problem({ file: 'README.md', line: 1, target: 'README.md#two-commands' })).toBeUndefined();
+	expect(problem({ file: 'README.md', line: 1, target: 'docs/no-such-guide.md' })).toBe(
+		'docs/no-such-guide.md does not exist',
+	);
+	expect(
+		problem({ file: 'docs/n8n-pack.md', line: 1, target: '../README.md#no-such-heading' }),
+	).toBe('README.md has no heading #no-such-heading');
+	expect(problem({ file: 'README.md', line: 1, target: 'https://example.com/x' })).toBeUndefined();
+	expect(problem({ file: 'README.md', line: 1, target: 'README.md#two-commands' })).toBeUndefined();
 });

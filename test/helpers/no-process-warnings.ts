@@ -8,10 +8,11 @@ const ENFORCED = [/[\\/]test[\\/]shared[\\/]/, /[\\/]test[\\/]nodes[\\/]/];
 const testPath = expect.getState().testPath ?? '';
 const warnings = (globalThis as { __processWarnings?: string[] }).__processWarnings;
 if (warnings && ENFORCED.some((pattern) => pattern.test(testPath))) {
-  afterAll(async () => {
-    // Warnings are emitted on the next tick: let the last ones arrive.
-    await new Promise((resolve) => setImmediate(resolve));
-    const seen = warnings.splice(0);
-    if (seen.length > 0) throw new Error(`process warnings during ${testPath}:\n${seen.join('\n')}`);
-  });
+	afterAll(async () => {
+		// Warnings are emitted on the next tick: let the last ones arrive.
+		await new Promise((resolve) => setImmediate(resolve));
+		const seen = warnings.splice(0);
+		if (seen.length > 0)
+			throw new Error(`process warnings during ${testPath}:\n${seen.join('\n')}`);
+	});
 }

@@ -29,13 +29,19 @@ const freePort = async (): Promise<number> =>
 		server.once('error', reject);
 		server.listen(0, '127.0.0.1', () => {
 			const address = server.address();
-			server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+			server.close(() =>
+				typeof address === 'object' && address
+					? resolve(address.port)
+					: reject(new Error('no port')),
+			);
 		});
 	});
 
 /** PostgreSQL refuses to run as root: CI runs as root, so the server runs as the `postgres` account there. */
 const asServerUser = (command: string, args: string[]): [string, string[]] =>
-	process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+	process.getuid?.() === 0
+		? ['runuser', ['-u', 'postgres', '--', command, ...args]]
+		: [command, args];
 
 const run = (command: string, args: string[]): void => {
 	const [file, argv] = asServerUser(command, args);
@@ -54,18 +60,45 @@ export async function startPostgres(): Promise<PrivatePostgres> {
 	const pwfile = join(dir, 'pw');
 	writeFileSync(pwfile, superPassword, { mode: 0o644 });
 	if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'postgres', dir]);
-	run(join(BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync']);
+	run(join(BIN, 'initdb'), [
+		'-D',
+		data,
+		'-U',
+		'postgres',
+		'--auth=scram-sha-256',
+		`--pwfile=${pwfile}`,
+		'-E',
+		'UTF8',
+		'--no-sync',
+	]);
 	const port = await freePort();
 	const startServer = (): void =>
 		run(join(BIN, 'pg_ctl'), [
-			'-D', data, '-l', join(dir, 'log'), '-w', '-t', '60',
-			'-o', `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=300`,
+			'-D',
+			data,
+			'-l',
+			join(dir, 'log'),
+			'-w',
+			'-t',
+			'60',
+			'-o',
+			`-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c max_connections=300`,
 			'start',
 		]);
 	const stopServer = (): void => {
-		const [file, argv] = asServerUser(join(BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+		const [file, argv] = asServerUser(join(BIN, 'pg_ctl'), [
+			'-D',
+			data,
+			'-m',
+			'fast',
+			'-w',
+			'stop',
+		]);
 		const result = spawnSync(file, argv, { stdio: 'pipe', timeout: 60_000 });
-		if (result.status !== 0) throw new Error(`pg_ctl stop failed (${result.error?.message ?? `status ${result.status}`}): ${String(result.stderr)}`);
+		if (result.status !== 0)
+			throw new Error(
+				`pg_ctl stop failed (${result.error?.message ?? `status ${result.status}`}): ${String(result.stderr)}`,
+			);
 	};
 	startServer();
 	const stop = (): void => {
@@ -81,9 +114,17 @@ export async function startPostgres(): Promise<PrivatePostgres> {
 	const database = 'drive_bot';
 	try {
 		const { Client } = await import('pg');
-		const admin = new Client({ host: '127.0.0.1', port, user: 'postgres', password: superPassword, database: 'postgres' });
+		const admin = new Client({
+			host: '127.0.0.1',
+			port,
+			user: 'postgres',
+			password: superPassword,
+			database: 'postgres',
+		});
 		await admin.connect();
-		await admin.query(`CREATE ROLE ${user} LOGIN CREATEDB PASSWORD '${password.replace(/'/g, "''")}'`);
+		await admin.query(
+			`CREATE ROLE ${user} LOGIN CREATEDB PASSWORD '${password.replace(/'/g, "''")}'`,
+		);
 		await admin.query(`CREATE DATABASE ${database} OWNER ${user}`);
 		await admin.end();
 	} catch (error) {
@@ -101,4 +142,3 @@ export async function startPostgres(): Promise<PrivatePostgres> {
 		stop,
 	};
 }
-

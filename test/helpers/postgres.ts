@@ -5,7 +5,10 @@ import { type PrivatePostgres, startPostgres } from './postgres-server';
 export { type PrivatePostgres, startPostgres } from './postgres-server';
 
 /** A private server for one test file: started before its tests, every client it handed out closed, then stopped. */
-export function usePrivatePostgres(): { server(): PrivatePostgres; connect(): Promise<import('pg').Client> } {
+export function usePrivatePostgres(): {
+	server(): PrivatePostgres;
+	connect(): Promise<import('pg').Client>;
+} {
 	let pg: PrivatePostgres | undefined;
 	const clients: Array<import('pg').Client> = [];
 	beforeAll(async () => {
@@ -16,7 +19,10 @@ export function usePrivatePostgres(): { server(): PrivatePostgres; connect(): Pr
 		pg?.stop();
 	});
 	const server = (): PrivatePostgres => {
-		if (!pg) throw new Error('The private PostgreSQL is not started: call server() inside a test or hook.');
+		if (!pg)
+			throw new Error(
+				'The private PostgreSQL is not started: call server() inside a test or hook.',
+			);
 		return pg;
 	};
 	return {

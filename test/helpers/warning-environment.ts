@@ -5,19 +5,19 @@
 import { TestEnvironment } from 'jest-environment-node';
 
 export default class WarningEnvironment extends TestEnvironment {
-  private readonly warnings: string[] = [];
-  private readonly onWarning = (warning: Error): void => {
-    this.warnings.push(`${warning.name}: ${warning.message}`);
-  };
+	private readonly warnings: string[] = [];
+	private readonly onWarning = (warning: Error): void => {
+		this.warnings.push(`${warning.name}: ${warning.message}`);
+	};
 
-  override async setup(): Promise<void> {
-    await super.setup();
-    this.global.__processWarnings = this.warnings;
-    process.on('warning', this.onWarning);
-  }
+	override async setup(): Promise<void> {
+		await super.setup();
+		this.global.__processWarnings = this.warnings;
+		process.on('warning', this.onWarning);
+	}
 
-  override async teardown(): Promise<void> {
-    process.off('warning', this.onWarning);
-    await super.teardown();
-  }
+	override async teardown(): Promise<void> {
+		process.off('warning', this.onWarning);
+		await super.teardown();
+	}
 }

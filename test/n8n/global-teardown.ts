@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { STATE_FILE, type E2eState } from './harness';
 
 export default async function globalTeardown(): Promise<void> {
-  if (!fs.existsSync(STATE_FILE)) return;
-  const state = JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as E2eState;
-  fs.rmSync(state.instance.userFolder, { recursive: true, force: true });
+	if (!fs.existsSync(STATE_FILE)) return;
+	const state = JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as E2eState;
+	fs.rmSync(state.instance.userFolder, { recursive: true, force: true });
 }

@@ -54,21 +54,39 @@ describe('trend and signal data as a tool', () => {
 		expect(bytes(compact)).toBeLessThanOrEqual(16_000);
 		expect(compact).toHaveLength(full.length);
 		for (const [index, series] of full.entries()) {
-			const values = (series.points as Array<{ value: number | null }>).map((p) => p.value).filter((v): v is number => typeof v === 'number');
+			const values = (series.points as Array<{ value: number | null }>)
+				.map((p) => p.value)
+				.filter((v): v is number => typeof v === 'number');
 			const summary = compact[index];
 			expect(summary.code).toBe(series.code);
 			expect(summary).toHaveProperty('unit', series.unit);
 			expect(summary.min).toBe(Math.min(...values));
 			expect(summary.max).toBe(Math.max(...values));
-			expect(summary.mean as number).toBeCloseTo(values.reduce((s, v) => s + v, 0) / values.length, 2);
+			expect(summary.mean as number).toBeCloseTo(
+				values.reduce((s, v) => s + v, 0) / values.length,
+				2,
+			);
 			expect((summary.last as IDataObject).value).toBe(values[values.length - 1]);
 			// At most 100 means of equal time buckets from the first point to the last, no timestamp per value.
-			const buckets = summary.series as { from: string; to: string; bucketMinutes: number; bucketMeans: Array<number | null> };
+			const buckets = summary.series as {
+				from: string;
+				to: string;
+				bucketMinutes: number;
+				bucketMeans: Array<number | null>;
+			};
 			expect(buckets.bucketMeans.length).toBeLessThanOrEqual(100);
-			expect(Date.parse(buckets.from)).toBe(Date.parse(String((series.points as IDataObject[])[0].timestamp)));
-			expect(Date.parse(buckets.to)).toBe(Date.parse(String((series.points as IDataObject[]).at(-1)!.timestamp)));
-			expect(buckets.bucketMinutes * buckets.bucketMeans.length).toBeCloseTo((Date.parse(buckets.to) - Date.parse(buckets.from)) / 60_000, 0);
-			for (const mean of buckets.bucketMeans) if (mean !== null) expect(mean).toBeGreaterThanOrEqual(summary.min as number);
+			expect(Date.parse(buckets.from)).toBe(
+				Date.parse(String((series.points as IDataObject[])[0].timestamp)),
+			);
+			expect(Date.parse(buckets.to)).toBe(
+				Date.parse(String((series.points as IDataObject[]).at(-1)!.timestamp)),
+			);
+			expect(buckets.bucketMinutes * buckets.bucketMeans.length).toBeCloseTo(
+				(Date.parse(buckets.to) - Date.parse(buckets.from)) / 60_000,
+				0,
+			);
+			for (const mean of buckets.bucketMeans)
+				if (mean !== null) expect(mean).toBeGreaterThanOrEqual(summary.min as number);
 			expect(summary.points).toBeUndefined();
 		}
 	});
@@ -125,13 +143,22 @@ test('a date in words from a model fails with a message that says what to send',
 		}),
 	);
 	// n8n's agent hands the model only the message, so the message itself names the format.
-	expect(result.nodeError('Drive Monitoring')?.message).toMatch(/^Start Time: "two weeks ago" is not a date; send an ISO 8601 date-time such as \d{4}-/);
+	expect(result.nodeError('Drive Monitoring')?.message).toMatch(
+		/^Start Time: "two weeks ago" is not a date; send an ISO 8601 date-time such as \d{4}-/,
+	);
 });
 
 test('a logger file as a tool: named, sized and typed, with no bytes in the answer', async () => {
-	const drive = f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium' && a.cbmCapable, 'Premium CBM drive');
+	const drive = f.asset(
+		(a) => a.assetType === 'Drive' && a.level === 'Premium' && a.cbmCapable,
+		'Premium CBM drive',
+	);
 	const now = f.sim.clock.now();
-	const events = await f.direct.ranges.events({ assetId: drive.id, startTime: new Date(now - 60 * DAY), endTime: new Date(now) });
+	const events = await f.direct.ranges.events({
+		assetId: drive.id,
+		startTime: new Date(now - 60 * DAY),
+		endTime: new Date(now),
+	});
 	const withLogger = events.find((e) => e.isHasEventLogger);
 	expect(withLogger).toBeDefined();
 	const parameters: INodeParameters = {
@@ -142,12 +169,21 @@ test('a logger file as a tool: named, sized and typed, with no bytes in the answ
 		linkOnly: false,
 		binaryPropertyName: 'logger',
 	};
-	const asWorkflow = (await f.engine.run(workflow(NODE_TYPE, parameters))).output('Drive Monitoring')!;
+	const asWorkflow = (await f.engine.run(workflow(NODE_TYPE, parameters))).output(
+		'Drive Monitoring',
+	)!;
 	const file = asWorkflow[0].binary!.logger;
 	const result = await f.engine.run(workflow(TOOL_TYPE, parameters));
 	expect(result.nodeError('Drive Monitoring')).toBeUndefined();
 	const [item] = result.output('Drive Monitoring')!;
 	expect(item.binary).toBeUndefined();
-	expect(item.json.files).toEqual([{ binaryProperty: 'logger', fileName: file.fileName, fileSize: file.fileSize, mimeType: file.mimeType }]);
+	expect(item.json.files).toEqual([
+		{
+			binaryProperty: 'logger',
+			fileName: file.fileName,
+			fileSize: file.fileSize,
+			mimeType: file.mimeType,
+		},
+	]);
 	expect(JSON.stringify(item.json)).not.toContain(file.data.slice(0, 40));
 });

@@ -28,14 +28,100 @@ describe('bad parameters are refused before any request is sent', () => {
 	// Values arrive through expressions (from the input item), as in real workflows: the node
 	// itself must refuse them. Fixed invalid values are already refused by the engine's checks.
 	const cases: Array<[string, INodeParameters, unknown, RegExp]> = [
-		['an empty asset (names are resolved: see names.test.ts)', { resource: 'asset', operation: 'get', asset: rl('={{ $json.value }}'), simplify: true }, '  ', /Asset: " {2}" is not a valid ID/],
-		['an asset group name over 20 characters', { resource: 'assetGroup', operation: 'create', organization: rl(13), name: '={{ $json.value }}' }, 'A very long asset group name', /name.*20 characters/i],
-		['an empty new name', { resource: 'asset', operation: 'rename', asset: rl(100029), newName: '={{ $json.value }}' }, '  ', /New Name is empty/],
-		['a start time that is not a date', { resource: 'event', operation: 'getMany', asset: rl(100029), startTime: '={{ $json.value }}', endTime: '2026-01-01T00:00:00Z', returnAll: true, filters: {}, options: {} }, 'yesterday', /Start Time: "yesterday" is not a date/],
-		['a report interval under 7 days', { resource: 'report', operation: 'create', reportType: 'UserDriveReport', asset: rl(100029), title: 'Short', startDate: '2026-11-01', endDate: '={{ $json.value }}', waitUntilReady: false }, '2026-11-03', /report interval must be 7 to 90 days/],
-		['no trend codes', { resource: 'trendSignal', operation: 'getData', asset: rl(100029), parameters: '={{ $json.value }}', startTime: '2026-11-01T00:00:00Z', endTime: '2026-11-02T00:00:00Z', output: 'point', simplify: true, options: {} }, [], /Parameter Names or IDs is empty/],
-		['a malformed data-subscription user ID', { resource: 'dataSubscription', operation: 'deleteUser', subscriber: rl('={{ $json.value }}') }, 'x', /Data-Subscription User: "x" is not a valid ID/],
-		['a fleet report with no asset (names are resolved: see names.test.ts)', { resource: 'report', operation: 'create', reportType: 'UserFleetReport', assetIds: '={{ $json.value }}', title: 'Fleet', startDate: '2026-10-01', endDate: '2026-10-20', waitUntilReady: false }, [' ', ''], /Asset Names or IDs is empty/],
+		[
+			'an empty asset (names are resolved: see names.test.ts)',
+			{ resource: 'asset', operation: 'get', asset: rl('={{ $json.value }}'), simplify: true },
+			'  ',
+			/Asset: " {2}" is not a valid ID/,
+		],
+		[
+			'an asset group name over 20 characters',
+			{
+				resource: 'assetGroup',
+				operation: 'create',
+				organization: rl(13),
+				name: '={{ $json.value }}',
+			},
+			'A very long asset group name',
+			/name.*20 characters/i,
+		],
+		[
+			'an empty new name',
+			{ resource: 'asset', operation: 'rename', asset: rl(100029), newName: '={{ $json.value }}' },
+			'  ',
+			/New Name is empty/,
+		],
+		[
+			'a start time that is not a date',
+			{
+				resource: 'event',
+				operation: 'getMany',
+				asset: rl(100029),
+				startTime: '={{ $json.value }}',
+				endTime: '2026-01-01T00:00:00Z',
+				returnAll: true,
+				filters: {},
+				options: {},
+			},
+			'yesterday',
+			/Start Time: "yesterday" is not a date/,
+		],
+		[
+			'a report interval under 7 days',
+			{
+				resource: 'report',
+				operation: 'create',
+				reportType: 'UserDriveReport',
+				asset: rl(100029),
+				title: 'Short',
+				startDate: '2026-11-01',
+				endDate: '={{ $json.value }}',
+				waitUntilReady: false,
+			},
+			'2026-11-03',
+			/report interval must be 7 to 90 days/,
+		],
+		[
+			'no trend codes',
+			{
+				resource: 'trendSignal',
+				operation: 'getData',
+				asset: rl(100029),
+				parameters: '={{ $json.value }}',
+				startTime: '2026-11-01T00:00:00Z',
+				endTime: '2026-11-02T00:00:00Z',
+				output: 'point',
+				simplify: true,
+				options: {},
+			},
+			[],
+			/Parameter Names or IDs is empty/,
+		],
+		[
+			'a malformed data-subscription user ID',
+			{
+				resource: 'dataSubscription',
+				operation: 'deleteUser',
+				subscriber: rl('={{ $json.value }}'),
+			},
+			'x',
+			/Data-Subscription User: "x" is not a valid ID/,
+		],
+		[
+			'a fleet report with no asset (names are resolved: see names.test.ts)',
+			{
+				resource: 'report',
+				operation: 'create',
+				reportType: 'UserFleetReport',
+				assetIds: '={{ $json.value }}',
+				title: 'Fleet',
+				startDate: '2026-10-01',
+				endDate: '2026-10-20',
+				waitUntilReady: false,
+			},
+			[' ', ''],
+			/Asset Names or IDs is empty/,
+		],
 	];
 
 	test.each(cases)('%s', async (_what, parameters, value, message) => {
@@ -49,16 +135,29 @@ describe('bad parameters are refused before any request is sent', () => {
 
 	test('a fixed invalid ID is refused by the engine before the workflow starts', async () => {
 		const before = f.sim.requests.count;
-		await expect(runOne({ resource: 'report', operation: 'download', asset: rl(100029), report: rl('report-3') })).rejects.toThrow(
-			/Not a valid Report ID/,
-		);
+		await expect(
+			runOne({
+				resource: 'report',
+				operation: 'download',
+				asset: rl(100029),
+				report: rl('report-3'),
+			}),
+		).rejects.toThrow(/Not a valid Report ID/);
 		expect(f.sim.requests.count).toBe(before);
 	});
 });
 
 test('a level-denied operation says what the asset has and what it needs (102403)', async () => {
-	const basic = f.asset((a) => a.assetType === 'Drive' && a.level === 'Basic' && a.cbmCapable, 'Basic CBM-capable drive');
-	const result = await runOne({ resource: 'cbm', operation: 'getResults', asset: rl(basic.id), simplify: true });
+	const basic = f.asset(
+		(a) => a.assetType === 'Drive' && a.level === 'Basic' && a.cbmCapable,
+		'Basic CBM-capable drive',
+	);
+	const result = await runOne({
+		resource: 'cbm',
+		operation: 'getResults',
+		asset: rl(basic.id),
+		simplify: true,
+	});
 	const error = result.nodeError('Drive Monitoring');
 	expect(error?.name).toBe('NodeApiError');
 	expect(error?.message).toBe("The asset's subscription level does not allow this");
@@ -94,7 +193,9 @@ test('PowerTrain assets are refused by the asset-management endpoints with the p
 	const error = result.nodeError('Drive Monitoring');
 	expect(error?.name).toBe('NodeApiError');
 	expect(error?.message).toBe('This asset type is not supported here');
-	expect(error?.description).toMatch(/^Asset functions work on drives and motors, not on PowerTrains: use the drive or the motor/);
+	expect(error?.description).toMatch(
+		/^Asset functions work on drives and motors, not on PowerTrains: use the drive or the motor/,
+	);
 	expect((error as { errorResponse?: { code?: number } }).errorResponse?.code).toBe(102202);
 	expect(f.sim.fleet.assets().some((a) => a.id === powerTrain.id)).toBe(true);
 });
@@ -103,7 +204,12 @@ test('Continue On Fail: failed items carry their error, the others their result,
 	const drive = f.asset((a) => a.assetType === 'Drive', 'drive');
 	const workflow = f.engine.readWorkflow('continue-on-fail.json');
 	const result = await f.engine.run(workflow, {
-		input: [{ json: { assetId: drive.id } }, { json: { assetId: 'not-an-id' } }, { json: { assetId: 999999 } }, { json: { assetId: drive.id } }],
+		input: [
+			{ json: { assetId: drive.id } },
+			{ json: { assetId: 'not-an-id' } },
+			{ json: { assetId: 999999 } },
+			{ json: { assetId: drive.id } },
+		],
 	});
 	expect(result.run.data.resultData.error).toBeUndefined();
 	const items = result.output('Drive Monitoring')!;
@@ -112,7 +218,12 @@ test('Continue On Fail: failed items carry their error, the others their result,
 	expect(items[1].json.error).toMatch(/^Asset "not-an-id" matches no asset/);
 	expect(items[2].json).toEqual({
 		error: 'The asset does not exist',
-		details: { code: 102201, httpCode: '400', description: 'Check the asset ID, or pick the asset from the list of assets: it may have been deleted.' },
+		details: {
+			code: 102201,
+			httpCode: '400',
+			description:
+				'Check the asset ID, or pick the asset from the list of assets: it may have been deleted.',
+		},
 	});
 	expect(items[3].json).toMatchObject({ id: drive.id });
 });
@@ -127,7 +238,9 @@ test('an expired stored token is refreshed once and the request retried; secrets
 	const workflow = f.engine.readWorkflow('single-operation.json');
 	workflow.nodes[1].credentials = { driveMonitoringApi: { id: 'stale', name: 'stale token' } };
 	const drive = f.asset((a) => a.assetType === 'Drive', 'drive');
-	const result = await f.engine.run(workflow, { input: [{ json: { assetId: drive.id } }, { json: { assetId: 999999 } }] });
+	const result = await f.engine.run(workflow, {
+		input: [{ json: { assetId: drive.id } }, { json: { assetId: 999999 } }],
+	});
 	expect(f.engine.credentialsHelper.preAuthenticationCalls.get('stale')).toBe(1);
 	const stored = f.engine.credentialsHelper.stored('stale')!.data.accessToken as string;
 	expect(stored).not.toBe(STALE_TOKEN);
@@ -135,7 +248,8 @@ test('an expired stored token is refreshed once and the request retried; secrets
 	// The second item fails (no such asset); neither its error nor anything else shows a secret.
 	const everything = JSON.stringify(result.run);
 	expect(result.nodeError('Drive Monitoring')?.message).toBe('The asset does not exist');
-	for (const secret of [f.euCredential.apiSecret as string, stored]) expect(everything).not.toContain(secret);
+	for (const secret of [f.euCredential.apiSecret as string, stored])
+		expect(everything).not.toContain(secret);
 });
 
 describe('unexpected answers from the platform', () => {
@@ -143,21 +257,45 @@ describe('unexpected answers from the platform', () => {
 	const drive = () => f.asset((a) => a.assetType === 'Drive', 'drive');
 
 	test('an HTML page instead of JSON fails the item with a clear error', async () => {
-		f.sim.faults.set({ paths: ['/assetmanagement/asset/'], malformedRate: 1, malformedKind: 'html' });
-		const result = await runOne({ resource: 'asset', operation: 'get', asset: rl(drive().id), simplify: true });
+		f.sim.faults.set({
+			paths: ['/assetmanagement/asset/'],
+			malformedRate: 1,
+			malformedKind: 'html',
+		});
+		const result = await runOne({
+			resource: 'asset',
+			operation: 'get',
+			asset: rl(drive().id),
+			simplify: true,
+		});
 		const error = result.nodeError('Drive Monitoring');
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toBe('The Drive Monitoring platform sent an unexpected answer');
-		expect(error?.description).toMatch(/^An HTML page instead of JSON \(a gateway or proxy error page\?\) \(HTTP 200\)\. Check the Base URL/);
+		expect(error?.description).toMatch(
+			/^An HTML page instead of JSON \(a gateway or proxy error page\?\) \(HTTP 200\)\. Check the Base URL/,
+		);
 		// The page itself is in the details only.
 		expect(error?.description).not.toMatch(/firewall/);
-		expect(JSON.stringify((error as { errorResponse?: unknown }).errorResponse)).toMatch(/firewall/);
+		expect(JSON.stringify((error as { errorResponse?: unknown }).errorResponse)).toMatch(
+			/firewall/,
+		);
 	});
 
 	test('truncated JSON fails the item with a clear error', async () => {
-		f.sim.faults.set({ paths: ['/assetmanagement/asset/'], malformedRate: 1, malformedKind: 'truncated' });
-		const result = await runOne({ resource: 'asset', operation: 'get', asset: rl(drive().id), simplify: true });
-		expect(result.nodeError('Drive Monitoring')?.message).toBe('The Drive Monitoring platform sent an unexpected answer');
+		f.sim.faults.set({
+			paths: ['/assetmanagement/asset/'],
+			malformedRate: 1,
+			malformedKind: 'truncated',
+		});
+		const result = await runOne({
+			resource: 'asset',
+			operation: 'get',
+			asset: rl(drive().id),
+			simplify: true,
+		});
+		expect(result.nodeError('Drive Monitoring')?.message).toBe(
+			'The Drive Monitoring platform sent an unexpected answer',
+		);
 	});
 
 	test('unknown fields are kept, and a passing gateway error is retried by the core', async () => {
@@ -165,11 +303,23 @@ describe('unexpected answers from the platform', () => {
 			{ paths: ['/assetmanagement/asset/'], errorRate: 1, errorStatus: 503, times: 1 },
 			{ paths: ['/assetmanagement/asset/'], malformedRate: 1, malformedKind: 'extra-fields' },
 		]);
-		const result = await runOne({ resource: 'asset', operation: 'get', asset: rl(drive().id), simplify: false });
+		const result = await runOne({
+			resource: 'asset',
+			operation: 'get',
+			asset: rl(drive().id),
+			simplify: false,
+		});
 		expect(result.run.data.resultData.error).toBeUndefined();
 		const [item] = result.output('Drive Monitoring')!;
-		expect(item.json).toMatchObject({ id: drive().id, unknownFieldAddedLater: 'ignored by clients' });
-		expect(f.sim.requests.entries.filter((r) => r.path.includes('/assetmanagement/asset/') && r.status === 503)).toHaveLength(1);
+		expect(item.json).toMatchObject({
+			id: drive().id,
+			unknownFieldAddedLater: 'ignored by clients',
+		});
+		expect(
+			f.sim.requests.entries.filter(
+				(r) => r.path.includes('/assetmanagement/asset/') && r.status === 503,
+			),
+		).toHaveLength(1);
 	});
 });
 
@@ -177,15 +327,28 @@ test('a create whose connection drops after sending says it may have been done, 
 	f.sim.requests.clear();
 	f.sim.faults.set({ paths: ['/organization/assetgroup'], resetRate: 1, times: 1 });
 	try {
-		const result = await runOne({ resource: 'assetGroup', operation: 'create', organization: rl(f.euOrgId), name: 'Lost answer' });
-		const error = result.nodeError('Drive Monitoring') as (Error & { description?: string }) | undefined;
+		const result = await runOne({
+			resource: 'assetGroup',
+			operation: 'create',
+			organization: rl(f.euOrgId),
+			name: 'Lost answer',
+		});
+		const error = result.nodeError('Drive Monitoring') as
+			| (Error & { description?: string })
+			| undefined;
 		expect(error?.name).toBe('NodeApiError');
-		expect(error?.message).toMatch(/^The answer from the Drive Monitoring platform was lost: the connection was reset$/);
+		expect(error?.message).toMatch(
+			/^The answer from the Drive Monitoring platform was lost: the connection was reset$/,
+		);
 		expect(error?.description).toBe(
 			'The platform may have carried it out before the answer was lost, so it was not repeated: read the organization tree and look for the asset group before creating it again.',
 		);
 		// Sent once, never repeated by the core.
-		expect(f.sim.requests.entries.filter((r) => r.path.endsWith('/organization/assetgroup') && r.method === 'POST')).toHaveLength(1);
+		expect(
+			f.sim.requests.entries.filter(
+				(r) => r.path.endsWith('/organization/assetgroup') && r.method === 'POST',
+			),
+		).toHaveLength(1);
 	} finally {
 		f.sim.faults.clear();
 	}
@@ -199,9 +362,13 @@ test("the workflow's timeout bounds each call: a platform that hangs fails the n
 		const drive = f.asset((a) => a.assetType === 'Drive', 'drive');
 		const started = Date.now();
 		const result = await f.engine.run(workflow, { input: [{ json: { assetId: drive.id } }] });
-		const error = result.nodeError('Drive Monitoring') as (Error & { description?: string; errorResponse?: Record<string, unknown> }) | undefined;
+		const error = result.nodeError('Drive Monitoring') as
+			| (Error & { description?: string; errorResponse?: Record<string, unknown> })
+			| undefined;
 		// Which request, after how long, and the setting that gives it more time.
-		expect(error?.message).toBe('Get asset detail did not finish within 0.9 s: the Drive Monitoring platform did not answer in time');
+		expect(error?.message).toBe(
+			'Get asset detail did not finish within 0.9 s: the Drive Monitoring platform did not answer in time',
+		);
 		expect(error?.errorResponse).toMatchObject({ reason: 'DEADLINE', deadlineMs: 900 });
 		expect(error?.description).toBe(
 			'Try again in a few minutes; if the platform is often this slow, allow more time: raise Timeout Workflow in the workflow settings (now 1 s, of which a call of this node gets 90%).',
@@ -219,7 +386,10 @@ test("a long event range whose requests each answer in time but not all within t
 	try {
 		const workflow = f.engine.readWorkflow('single-operation.json');
 		workflow.settings = { ...workflow.settings, executionTimeout: 2 };
-		const premium = f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium', 'Premium drive');
+		const premium = f.asset(
+			(a) => a.assetType === 'Drive' && a.level === 'Premium',
+			'Premium drive',
+		);
 		const now = f.sim.clock.now();
 		const started = Date.now();
 		const result = await f.engine.run(workflow, {
@@ -237,13 +407,23 @@ test("a long event range whose requests each answer in time but not all within t
 				},
 			},
 		});
-		const error = result.nodeError('Drive Monitoring') as (Error & { description?: string; errorResponse?: Record<string, unknown> }) | undefined;
+		const error = result.nodeError('Drive Monitoring') as
+			| (Error & { description?: string; errorResponse?: Record<string, unknown> })
+			| undefined;
 		expect(error?.name).toBe('NodeApiError');
-		expect(error?.message).toMatch(new RegExp(`^Reading the events of asset ${premium.id} from \\S+Z to \\S+Z did not finish within 1.8 s$`));
+		expect(error?.message).toMatch(
+			new RegExp(
+				`^Reading the events of asset ${premium.id} from \\S+Z to \\S+Z did not finish within 1.8 s$`,
+			),
+		);
 		expect(error?.description).toMatch(
 			/^\d+ of 52 parts were read; the platform had not yet answered for \S+Z to \S+Z\. Ask for a shorter time range(?: \([\d.]+ days were read in 1\.8 s\))?, or allow more time: raise Timeout Workflow in the workflow settings \(now 2 s, of which a call of this node gets 90%\)\.$/,
 		);
-		expect(error?.errorResponse).toMatchObject({ reason: 'DEADLINE', deadlineMs: 1800, range: { total: 52 } });
+		expect(error?.errorResponse).toMatchObject({
+			reason: 'DEADLINE',
+			deadlineMs: 1800,
+			range: { total: 52 },
+		});
 		expect(`${error?.message} ${error?.description}`).not.toMatch(/\bE\d{1,2}\b/);
 		// Ended by the deadline of the whole read (90% of the workflow's 2 s), well before the 16 s the pieces would take.
 		expect(Date.now() - started).toBeLessThan(6_000);
@@ -253,17 +433,53 @@ test("a long event range whose requests each answer in time but not all within t
 });
 
 describe('codes the simulator answers naturally, through the node: the summary first, the hint as description', () => {
-	const premium = () => f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium', 'Premium drive');
+	const premium = () =>
+		f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium', 'Premium drive');
 	const cases: Array<[number, () => INodeParameters]> = [
-		[101201, () => ({ resource: 'asset', operation: 'getManyInOrganization', organization: rl(777777), returnAll: true, simplify: true })],
-		[105201, () => ({ resource: 'asset', operation: 'bindSubscriptionCode', asset: rl(premium().id), subscriptionCode: 'NO-SUCH-CODE' })],
-		[106201, () => ({ resource: 'dataSubscription', operation: 'resetPassword', subscriber: rl('00000000-0000-4000-8000-000000000000') })],
-		[107201, () => ({ resource: 'report', operation: 'download', asset: rl(premium().id), report: rl(424242), linkOnly: true })],
+		[
+			101201,
+			() => ({
+				resource: 'asset',
+				operation: 'getManyInOrganization',
+				organization: rl(777777),
+				returnAll: true,
+				simplify: true,
+			}),
+		],
+		[
+			105201,
+			() => ({
+				resource: 'asset',
+				operation: 'bindSubscriptionCode',
+				asset: rl(premium().id),
+				subscriptionCode: 'NO-SUCH-CODE',
+			}),
+		],
+		[
+			106201,
+			() => ({
+				resource: 'dataSubscription',
+				operation: 'resetPassword',
+				subscriber: rl('00000000-0000-4000-8000-000000000000'),
+			}),
+		],
+		[
+			107201,
+			() => ({
+				resource: 'report',
+				operation: 'download',
+				asset: rl(premium().id),
+				report: rl(424242),
+				linkOnly: true,
+			}),
+		],
 	];
 
 	test.each(cases)('%d', async (code, parameters) => {
 		const result = await runOne(parameters());
-		const error = result.nodeError('Drive Monitoring') as (Error & { description?: string; errorResponse?: Record<string, unknown> }) | undefined;
+		const error = result.nodeError('Drive Monitoring') as
+			| (Error & { description?: string; errorResponse?: Record<string, unknown> })
+			| undefined;
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.errorResponse).toMatchObject({ code });
 		expect(error?.message).toBe(CODE_INFO[code].summary);

@@ -31,9 +31,14 @@ const pick = (id: number) => ({ __rl: true, mode: 'list', value: String(id) });
 
 test('every example uses the published node type and credential names', () => {
 	const files = readdirSync(EXAMPLES).filter((file) => file.endsWith('.json'));
-	expect(files.sort()).toEqual(['cbm-results-to-spreadsheet.json', 'new-faults-to-chat.json', 'weekly-fleet-report.json']);
+	expect(files.sort()).toEqual([
+		'cbm-results-to-spreadsheet.json',
+		'new-faults-to-chat.json',
+		'weekly-fleet-report.json',
+	]);
 	for (const file of files) {
-		const nodes = (JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as WorkflowJson).nodes as INode[];
+		const nodes = (JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as WorkflowJson)
+			.nodes as INode[];
 		const ours = nodes.filter((n) => n.type.startsWith('n8n-nodes-drive-monitoring.'));
 		expect(ours.length).toBeGreaterThan(0);
 		for (const node of ours) {
@@ -45,8 +50,16 @@ test('every example uses the published node type and credential names', () => {
 
 test('new faults to a chat message: a fault raised on a drive becomes one Slack message', async () => {
 	const drive = f.asset((a) => a.assetType === 'Drive' && a.level === 'Premium', 'Premium drive');
-	f.sim.control.raiseEvent(drive.id, { eventType: 'Fault', eventCode: '2310', content: 'Overcurrent' });
-	f.sim.control.raiseEvent(drive.id, { eventType: 'Warning', eventCode: 'A2B1', content: 'Overcurrent warning' });
+	f.sim.control.raiseEvent(drive.id, {
+		eventType: 'Fault',
+		eventCode: '2310',
+		content: 'Overcurrent',
+	});
+	f.sim.control.raiseEvent(drive.id, {
+		eventType: 'Warning',
+		eventCode: 'A2B1',
+		content: 'Overcurrent warning',
+	});
 	// Event times have whole seconds and the window ends at $now: let the raised events' second pass.
 	await new Promise((resolve) => setTimeout(resolve, 1100));
 	const result = await f.engine.run(example('new-faults-to-chat.json'), {
@@ -56,29 +69,41 @@ test('new faults to a chat message: a fault raised on a drive becomes one Slack 
 	const messages = result.output('Post to Slack')!.map((i) => i.json);
 	expect(messages).toContainEqual({
 		channel: '#maintenance',
-		text: expect.stringContaining(`*Fault 2310* on *${drive.name}* (${drive.serialNumber})\nOvercurrent\nSince `),
+		text: expect.stringContaining(
+			`*Fault 2310* on *${drive.name}* (${drive.serialNumber})\nOvercurrent\nSince `,
+		),
 	});
 	// Open faults of the last five minutes already in the seeded history are posted too; warnings never.
-	expect(messages.every((m) => /^:rotating_light: \*Fault \S+\* on \*[^*]+\* \(/.test(m.text as string))).toBe(true);
+	expect(
+		messages.every((m) => /^:rotating_light: \*Fault \S+\* on \*[^*]+\* \(/.test(m.text as string)),
+	).toBe(true);
 	expect(messages.some((m) => (m.text as string).includes('A2B1'))).toBe(false);
 });
-
 
 test('weekly fleet report: created, waited for, downloaded and attached to the email', async () => {
 	const fleet = f.sim.fleet
 		.assets()
-		.filter((a) => a.orgId === f.euOrgId && a.assetType === 'Drive' && ['Basic', 'Standard', 'Premium'].includes(a.level))
+		.filter(
+			(a) =>
+				a.orgId === f.euOrgId &&
+				a.assetType === 'Drive' &&
+				['Basic', 'Standard', 'Premium'].includes(a.level),
+		)
 		.filter((a) => Date.parse(a.createdOn) < f.sim.clock.now() - 30 * 86_400_000)
 		.slice(0, 3);
 	const result = await f.engine.run(example('weekly-fleet-report.json'), {
-		parameters: { 'Create Fleet Report': { assetIds: fleet.map((a) => a.id), pollIntervalSeconds: 0.2 } },
+		parameters: {
+			'Create Fleet Report': { assetIds: fleet.map((a) => a.id), pollIntervalSeconds: 0.2 },
+		},
 	});
 	expect(result.run.data.resultData.error).toBeUndefined();
 	const [email] = result.output('Email the Report')!;
 	expect(email.json).toMatchObject({ to: 'plant-managers@example.com', attachments: ['data'] });
 	expect(email.json.subject).toMatch(/^Fleet report \d{4}-\d{2}-\d{2}/);
 	expect(email.binary!.data.mimeType).toBe('application/pdf');
-	expect(Buffer.from(email.binary!.data.data, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
+	expect(Buffer.from(email.binary!.data.data, 'base64').subarray(0, 5).toString('latin1')).toBe(
+		'%PDF-',
+	);
 });
 
 test('CBM results as spreadsheet rows: one row per component of every drive with CBM, named', async () => {
@@ -86,15 +111,23 @@ test('CBM results as spreadsheet rows: one row per component of every drive with
 		parameters: { Drives: { organization: pick(f.euOrgId) } },
 	});
 	expect(result.run.data.resultData.error).toBeUndefined();
-	const drives = f.sim.fleet.assets().filter((a) => a.orgId === f.euOrgId && a.assetType === 'Drive');
-	const withCbm = drives.filter((a) => a.cbmCapable && (a.level === 'Standard' || a.level === 'Premium'));
+	const drives = f.sim.fleet
+		.assets()
+		.filter((a) => a.orgId === f.euOrgId && a.assetType === 'Drive');
+	const withCbm = drives.filter(
+		(a) => a.cbmCapable && (a.level === 'Standard' || a.level === 'Premium'),
+	);
 	const [sheet] = result.output('Convert to Excel')!;
 	const rows = sheet.json.rows as Array<Record<string, unknown>>;
 	expect(rows).toHaveLength(withCbm.length * 3);
 	expect(new Set(rows.map((r) => r.assetId))).toEqual(new Set(withCbm.map((a) => a.id)));
 	for (const row of rows) {
 		const drive = withCbm.find((a) => a.id === row.assetId)!;
-		expect(row).toMatchObject({ assetName: drive.name, serialNumber: drive.serialNumber, latestKpi: expect.any(Number) });
+		expect(row).toMatchObject({
+			assetName: drive.name,
+			serialNumber: drive.serialNumber,
+			latestKpi: expect.any(Number),
+		});
 		expect(['Fan', 'Capacitor', 'IGBT']).toContain(row.deviceUnitType);
 		expect(row).not.toHaveProperty('deviceDayKPIs');
 	}

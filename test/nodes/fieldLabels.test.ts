@@ -23,7 +23,8 @@ interface Case {
 	coreName?: string;
 }
 
-const basicDrive = () => f.asset((a) => a.assetType === 'Drive' && a.level === 'Basic', 'Basic drive');
+const basicDrive = () =>
+	f.asset((a) => a.assetType === 'Drive' && a.level === 'Basic', 'Basic drive');
 const createDrive = (overrides: INodeParameters): INodeParameters => ({
 	resource: 'asset',
 	operation: 'createDrive',
@@ -52,13 +53,23 @@ const past = (days: number) => new Date(f.sim.clock.now() - days * DAY).toISOStr
 
 const cases: Record<string, Case> = {
 	'Asset Group > Create: Name (20 characters)': {
-		parameters: () => ({ resource: 'assetGroup', operation: 'create', organization: rl(13), name: fromInput }),
+		parameters: () => ({
+			resource: 'assetGroup',
+			operation: 'create',
+			organization: rl(13),
+			name: fromInput,
+		}),
 		value: 'G'.repeat(21),
 		label: 'Name',
 		rule: /^Name must be at most 20 characters$/,
 	},
 	'Asset > Rename: New Name (30 characters)': {
-		parameters: () => ({ resource: 'asset', operation: 'rename', asset: rl(100029), newName: fromInput }),
+		parameters: () => ({
+			resource: 'asset',
+			operation: 'rename',
+			asset: rl(100029),
+			newName: fromInput,
+		}),
 		value: 'N'.repeat(31),
 		label: 'New Name',
 		rule: /^New Name must be at most 30 characters$/,
@@ -104,7 +115,16 @@ const cases: Record<string, Case> = {
 		coreName: 'endDate',
 	},
 	'Event > Get Many: Start Time (history of the level)': {
-		parameters: () => ({ resource: 'event', operation: 'getMany', asset: rl(basicDrive().id), startTime: fromInput, endTime: past(0), returnAll: true, filters: {}, options: {} }),
+		parameters: () => ({
+			resource: 'event',
+			operation: 'getMany',
+			asset: rl(basicDrive().id),
+			startTime: fromInput,
+			endTime: past(0),
+			returnAll: true,
+			filters: {},
+			options: {},
+		}),
 		value: '',
 		label: 'Start Time',
 		rule: /^Start Time: reaches before the history range of a Basic asset: Event history goes back 90 days.* Start at \S+ or later$/,
@@ -128,14 +148,26 @@ const cases: Record<string, Case> = {
 		coreName: 'startTime',
 	},
 	'Parameter Backup > Get Many: End Time (span of 365 days)': {
-		parameters: () => ({ resource: 'parameterBackup', operation: 'getMany', asset: rl(basicDrive().id), startTime: past(400), endTime: fromInput }),
+		parameters: () => ({
+			resource: 'parameterBackup',
+			operation: 'getMany',
+			asset: rl(basicDrive().id),
+			startTime: past(400),
+			endTime: fromInput,
+		}),
 		value: '',
 		label: 'End Time',
 		rule: /^End Time: the backup span is at most 365 days$/,
 		coreName: 'endTime',
 	},
 	'CBM > Set Commissioning Date: Commissioning Date (not in the future)': {
-		parameters: () => ({ resource: 'cbm', operation: 'setCommissioningDate', asset: rl(100029), deviceUnitType: 'Fan', commissioningDate: fromInput }),
+		parameters: () => ({
+			resource: 'cbm',
+			operation: 'setCommissioningDate',
+			asset: rl(100029),
+			deviceUnitType: 'Fan',
+			commissioningDate: fromInput,
+		}),
 		value: '',
 		label: 'Commissioning Date',
 		rule: /^Commissioning Date must not be in the future/,
@@ -155,11 +187,18 @@ test.each(Object.keys(cases))('%s', async (name) => {
 	const c = cases[name];
 	const workflow = f.engine.readWorkflow('single-operation.json');
 	const before = f.sim.requests.api().filter((r) => r.endpoint !== 'E9').length;
-	const result = await f.engine.run(workflow, { input: [{ json: { value: valueOf(name, c.value) as never } }], parameters: { 'Drive Monitoring': c.parameters() } });
-	const error = result.nodeError('Drive Monitoring') as (Error & { description?: string }) | undefined;
+	const result = await f.engine.run(workflow, {
+		input: [{ json: { value: valueOf(name, c.value) as never } }],
+		parameters: { 'Drive Monitoring': c.parameters() },
+	});
+	const error = result.nodeError('Drive Monitoring') as
+		| (Error & { description?: string })
+		| undefined;
 	expect(error?.name).toBe('NodeOperationError');
 	expect(error!.message).toMatch(c.rule);
-	expect(error!.description).toMatch(new RegExp(`Nothing was sent to the platform: correct "${c.label}" and run again\\.$`));
+	expect(error!.description).toMatch(
+		new RegExp(`Nothing was sent to the platform: correct "${c.label}" and run again\\.$`),
+	);
 	for (const text of [error!.message, error!.description!]) {
 		expect(text).not.toMatch(/\bE\d{1,2}\b/);
 		if (c.coreName) expect(text).not.toContain(c.coreName);

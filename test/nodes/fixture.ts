@@ -1,7 +1,12 @@
 // One simulator and one n8n engine per test file, with the credentials a user would create and
 // the assets the tests act on, picked from the seeded fleet by kind.
 import type { ICredentialDataDecryptedObject, INodeType } from 'n8n-workflow';
-import { startSimulator, type AssetSummary, type Simulator, type SimulatorOptions } from '../../simulator';
+import {
+	startSimulator,
+	type AssetSummary,
+	type Simulator,
+	type SimulatorOptions,
+} from '../../simulator';
 import { createClient, type DriveMonitoringClient } from '../../shared';
 import { N8nTestEngine } from '../helpers/n8n/engine';
 
@@ -11,9 +16,13 @@ export const TOOL_TYPE = `${NODE_TYPE}Tool`;
 /** What n8n does for usableAsTool: the same node under the name + 'Tool', which the node can tell it runs as. */
 export function addToolType(engine: N8nTestEngine): void {
 	const node = engine.pack.nodes.get(NODE_TYPE) as INodeType;
-	const tool: INodeType = Object.assign(Object.create(Object.getPrototypeOf(node) as object) as INodeType, node, {
-		description: { ...node.description, name: `${node.description.name}Tool` },
-	});
+	const tool: INodeType = Object.assign(
+		Object.create(Object.getPrototypeOf(node) as object) as INodeType,
+		node,
+		{
+			description: { ...node.description, name: `${node.description.name}Tool` },
+		},
+	);
 	engine.pack.nodes.set(TOOL_TYPE, tool);
 }
 
@@ -40,8 +49,17 @@ export async function startFixture(options: SimulatorOptions = {}): Promise<Fixt
 		.map((c) => ({ c, count: assets.filter((a) => a.orgId === c.orgId).length }))
 		.sort((a, b) => b.count - a.count)[0].c;
 	const euCredential = credentialData(sim, eu.apiKey, eu.apiSecret);
-	engine.addCredential({ id: 'eu', name: 'Drive Monitoring (end user)', type: 'driveMonitoringApi', data: euCredential });
-	const direct = createClient({ ...(euCredential as Record<string, string>), baseUrl: sim.info.baseUrl, retry: false });
+	engine.addCredential({
+		id: 'eu',
+		name: 'Drive Monitoring (end user)',
+		type: 'driveMonitoringApi',
+		data: euCredential,
+	});
+	const direct = createClient({
+		...(euCredential as Record<string, string>),
+		baseUrl: sim.info.baseUrl,
+		retry: false,
+	});
 	return {
 		sim,
 		engine,
@@ -57,7 +75,11 @@ export async function startFixture(options: SimulatorOptions = {}): Promise<Fixt
 	};
 }
 
-export function credentialData(sim: Simulator, apiKey: string, apiSecret: string): ICredentialDataDecryptedObject {
+export function credentialData(
+	sim: Simulator,
+	apiKey: string,
+	apiSecret: string,
+): ICredentialDataDecryptedObject {
 	return {
 		baseUrl: sim.info.baseUrl,
 		authUrl: sim.info.authUrl,

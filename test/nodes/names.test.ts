@@ -13,7 +13,9 @@ beforeAll(async () => {
 	f = await startFixture();
 	addToolType(f.engine);
 	// Two drives with known names: "Zeta Pump Alpha" and "Zeta Pump Beta".
-	const drives = f.sim.fleet.assets().filter((a) => a.orgId === f.euOrgId && a.assetType === 'Drive' && a.serialNumber);
+	const drives = f.sim.fleet
+		.assets()
+		.filter((a) => a.orgId === f.euOrgId && a.assetType === 'Drive' && a.serialNumber);
 	alpha = { id: drives[0].id, serialNumber: drives[0].serialNumber! };
 	beta = { id: drives[1].id };
 	await f.direct.assets.rename({ id: alpha.id, name: 'Zeta Pump Alpha' });
@@ -26,10 +28,17 @@ async function run(parameters: INodeParameters, type = NODE_TYPE) {
 	const json = f.engine.readWorkflow('single-operation.json');
 	json.nodes[1] = { ...json.nodes[1], type, parameters };
 	const result = await f.engine.run(json);
-	return { output: result.output('Drive Monitoring')?.map((i) => i.json), error: result.nodeError('Drive Monitoring') };
+	return {
+		output: result.output('Drive Monitoring')?.map((i) => i.json),
+		error: result.nodeError('Drive Monitoring'),
+	};
 }
 
-const getAsset = (value: string | number): INodeParameters => ({ resource: 'asset', operation: 'get', asset: rl(value) });
+const getAsset = (value: string | number): INodeParameters => ({
+	resource: 'asset',
+	operation: 'get',
+	asset: rl(value),
+});
 
 describe.each([
 	['in a workflow', NODE_TYPE],
@@ -69,7 +78,7 @@ describe.each([
 		);
 	});
 
-	test('an ID sends only the operation\'s own request, as before', async () => {
+	test("an ID sends only the operation's own request, as before", async () => {
 		const { output, error } = await run(getAsset(alpha.id), type);
 		expect(error).toBeUndefined();
 		expect(output![0]).toMatchObject({ id: alpha.id });
@@ -98,21 +107,33 @@ describe.each([
 	['as a tool', TOOL_TYPE],
 ])('a changing operation %s', (_, type) => {
 	test('delete with an ambiguous name sends no request that changes anything', async () => {
-		const { error } = await run({ resource: 'asset', operation: 'delete', asset: rl('zeta pump') }, type);
+		const { error } = await run(
+			{ resource: 'asset', operation: 'delete', asset: rl('zeta pump') },
+			type,
+		);
 		expect(error?.message).toMatch(/^Asset "zeta pump" matches 2 assets: /);
-		expect(f.sim.requests.api().map((r) => r.endpoint).filter((e) => !['E2', 'E3'].includes(e!))).toEqual([]);
+		expect(
+			f.sim.requests
+				.api()
+				.map((r) => r.endpoint)
+				.filter((e) => !['E2', 'E3'].includes(e!)),
+		).toEqual([]);
 		await expect(f.direct.assets.get({ id: alpha.id })).resolves.toMatchObject({ id: alpha.id });
 	});
 
 	test('rename with an unknown name sends no change', async () => {
-		const { error } = await run({ resource: 'asset', operation: 'rename', asset: rl('no such compressor'), newName: 'X' }, type);
+		const { error } = await run(
+			{ resource: 'asset', operation: 'rename', asset: rl('no such compressor'), newName: 'X' },
+			type,
+		);
 		expect(error?.message).toMatch(/matches no asset/);
 		expect(f.sim.requests.api('E11')).toHaveLength(0);
 	});
 });
 
 describe('a fleet report by names (Asset Names or IDs)', () => {
-	const utc8Date = (offsetDays: number) => new Date(f.sim.clock.now() + 8 * 3600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
+	const utc8Date = (offsetDays: number) =>
+		new Date(f.sim.clock.now() + 8 * 3600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
 	const fleetReport = (assetIds: string[]): INodeParameters => ({
 		resource: 'report',
 		operation: 'create',
@@ -127,15 +148,27 @@ describe('a fleet report by names (Asset Names or IDs)', () => {
 	test('a name and an ID resolve as in the other asset fields; the report covers both assets', async () => {
 		const reportable = f.sim.fleet
 			.assets()
-			.filter((a) => a.orgId === f.euOrgId && a.assetType === 'Drive' && ['Basic', 'Standard', 'Premium'].includes(a.level))
-			.filter((a) => Date.parse(a.createdOn) < f.sim.clock.now() - 30 * 86_400_000 && a.id !== alpha.id && a.id !== beta.id);
+			.filter(
+				(a) =>
+					a.orgId === f.euOrgId &&
+					a.assetType === 'Drive' &&
+					['Basic', 'Standard', 'Premium'].includes(a.level),
+			)
+			.filter(
+				(a) =>
+					Date.parse(a.createdOn) < f.sim.clock.now() - 30 * 86_400_000 &&
+					a.id !== alpha.id &&
+					a.id !== beta.id,
+			);
 		const [named, byId] = reportable;
 		await f.direct.assets.rename({ id: named.id, name: 'Zeta Fleet Gamma' });
 		const { output, error } = await run(fleetReport(['zeta fleet gamma', String(byId.id)]));
 		expect(error).toBeUndefined();
 		const reportId = output![0].id;
 		for (const asset of [named, byId]) {
-			expect((await f.direct.assetData.listReports({ assetId: asset.id })).map((r) => r.id)).toContain(reportId);
+			expect(
+				(await f.direct.assetData.listReports({ assetId: asset.id })).map((r) => r.id),
+			).toContain(reportId);
 		}
 	});
 

@@ -10,22 +10,39 @@ beforeAll(async () => {
 afterAll(async () => await f.close());
 
 function utc8Date(offsetDays: number): string {
-	return new Date(f.sim.clock.now() + 8 * 3600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
+	return new Date(f.sim.clock.now() + 8 * 3600_000 + offsetDays * 86_400_000)
+		.toISOString()
+		.slice(0, 10);
 }
 
 test('Report Create waits until the report is ready and downloads the PDF; Download gives the same bytes or the link', async () => {
 	const assets = f.sim.fleet
 		.assets()
-		.filter((a) => a.orgId === f.euOrgId && a.assetType === 'Drive' && (a.level === 'Premium' || a.level === 'Standard'))
+		.filter(
+			(a) =>
+				a.orgId === f.euOrgId &&
+				a.assetType === 'Drive' &&
+				(a.level === 'Premium' || a.level === 'Standard'),
+		)
 		.slice(0, 2);
-	const input = { assetIds: assets.map((a) => a.id), startDate: utc8Date(-14), endDate: utc8Date(-1) };
+	const input = {
+		assetIds: assets.map((a) => a.id),
+		startDate: utc8Date(-14),
+		endDate: utc8Date(-1),
+	};
 
-	const result = await f.engine.run(f.engine.readWorkflow('reports.json'), { input: [{ json: input }] });
+	const result = await f.engine.run(f.engine.readWorkflow('reports.json'), {
+		input: [{ json: input }],
+	});
 	expect(result.run.data.resultData.error).toBeUndefined();
 
 	const created = result.output('Create Report')!;
 	expect(created).toHaveLength(1);
-	expect(created[0].json).toMatchObject({ status: 'Created', title: 'Weekly fleet report', reportType: 'UserFleetReport' });
+	expect(created[0].json).toMatchObject({
+		status: 'Created',
+		title: 'Weekly fleet report',
+		reportType: 'UserFleetReport',
+	});
 	// It polled the report list until the report left Creating.
 	expect(f.sim.requests.api('E22').length).toBeGreaterThan(0);
 	const pdf = created[0].binary!.report;
@@ -41,7 +58,9 @@ test('Report Create waits until the report is ready and downloads the PDF; Downl
 	const link = result.output('Report Link Only')![0];
 	expect(link.binary).toBeUndefined();
 	expect(link.json.fileTemplink).toEqual(expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//));
-	expect((await f.direct.files.download(link.json.fileTemplink as string)).data.equals(bytes)).toBe(true);
+	expect((await f.direct.files.download(link.json.fileTemplink as string)).data.equals(bytes)).toBe(
+		true,
+	);
 	// The link says when it dies: 10 minutes after it was received.
 	const expiresIn = Date.parse(link.json.fileTemplinkExpiresAt as string) - Date.now();
 	expect(expiresIn).toBeGreaterThan(8 * 60_000);
@@ -60,8 +79,12 @@ test('Report Create with Download File off gives the link with its expiry', asyn
 	const created = result.output('Create Report')![0];
 	expect(created.binary).toBeUndefined();
 	expect(created.json.fileTemplink).toEqual(expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//));
-	expect(created.json.fileTemplinkExpiresAt).toEqual(expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/));
-	expect(Date.parse(created.json.fileTemplinkExpiresAt as string) - Date.now()).toBeGreaterThan(8 * 60_000);
+	expect(created.json.fileTemplinkExpiresAt).toEqual(
+		expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
+	);
+	expect(Date.parse(created.json.fileTemplinkExpiresAt as string) - Date.now()).toBeGreaterThan(
+		8 * 60_000,
+	);
 });
 
 test('Report Create gives up with a clear error when the report is not ready in time', async () => {
@@ -99,7 +122,9 @@ test('Report Create holds its timeout: the last list call gets only what is left
 		const error = result.nodeError('Create Report');
 		// Which report, after how long, and what to do, with the field labels the user sees.
 		expect(error?.message).toMatch(/^Report \d+ was not ready within 1 s$/);
-		expect(error?.description).toMatch(/^Its status is still Creating after \d+(\.\d)? s \(Timeout \(Seconds\) is 1\)\. Increase "Timeout \(Seconds\)", or turn off "Wait Until Ready" and download it later with Report > Download\.$/);
+		expect(error?.description).toMatch(
+			/^Its status is still Creating after \d+(\.\d)? s \(Timeout \(Seconds\) is 1\)\. Increase "Timeout \(Seconds\)", or turn off "Wait Until Ready" and download it later with Report > Download\.$/,
+		);
 		expect(result.output('Create Report')).toBeUndefined();
 	} finally {
 		f.sim.faults.clear();
@@ -117,12 +142,18 @@ test('Report Create stops waiting at once when the execution is cancelled, whate
 		parameters: { 'Create Report': { timeoutSeconds: 7200, pollIntervalSeconds: 3600 } },
 		cancel: cancel.signal,
 	});
-	await waitFor('the report request', () => f.sim.requests.api('E21').length > before && f.sim.requests.api('E21').at(-1)?.status === 200);
+	await waitFor(
+		'the report request',
+		() =>
+			f.sim.requests.api('E21').length > before && f.sim.requests.api('E21').at(-1)?.status === 200,
+	);
 	cancel.abort();
 	const result = await running;
 	const error = result.nodeError('Create Report');
 	expect(error?.message).toMatch(/^Stopped waiting for report \d+: the execution was cancelled$/);
-	expect(error?.description).toMatch(/still Creating\. The platform goes on generating it: download it later with Report > Download/);
+	expect(error?.description).toMatch(
+		/still Creating\. The platform goes on generating it: download it later with Report > Download/,
+	);
 	expect(result.output('Create Report')).toBeUndefined();
 	// Cancelled before its first check: the report list was never read.
 	expect(f.sim.requests.api('E22').length).toBe(listedBefore);
@@ -150,6 +181,10 @@ test('Data Subscription: create, get, set data types, reset password, delete; th
 	const reset = result.output('Reset Password')![0].json;
 	expect(reset.password).not.toBe(created.password);
 	expect(reset.passwordNotice).toMatch(/only time/);
-	expect(result.output('Delete User')![0].json).toEqual({ success: true, subCustomerId: created.id, deleted: true });
+	expect(result.output('Delete User')![0].json).toEqual({
+		success: true,
+		subCustomerId: created.id,
+		deleted: true,
+	});
 	expect(await f.direct.dataSubscription.getUsers()).toEqual([]);
 });

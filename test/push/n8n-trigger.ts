@@ -53,12 +53,45 @@ export interface ActiveTrigger {
 	close(): Promise<void>;
 }
 
-function workflowWith(engine: N8nTestEngine, parameters: INodeParameters, credentials: INode['credentials'], withFlaky: boolean, type = TRIGGER_TYPE, workflowId = 'push-test'): { workflow: Workflow; node: INode } {
-	const node: INode = { id: 'trigger', name: 'Drive Monitoring Trigger', type, typeVersion: 1, position: [0, 0], parameters, credentials };
+function workflowWith(
+	engine: N8nTestEngine,
+	parameters: INodeParameters,
+	credentials: INode['credentials'],
+	withFlaky: boolean,
+	type = TRIGGER_TYPE,
+	workflowId = 'push-test',
+): { workflow: Workflow; node: INode } {
+	const node: INode = {
+		id: 'trigger',
+		name: 'Drive Monitoring Trigger',
+		type,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials,
+	};
 	const nodes: INode[] = [node];
-	if (withFlaky) nodes.push({ id: 'flaky', name: 'Flaky', type: 'test.flaky', typeVersion: 1, position: [200, 0], parameters: {} });
-	const connections = withFlaky ? { [node.name]: { main: [[{ node: 'Flaky', type: 'main' as const, index: 0 }]] } } : {};
-	const workflow = new Workflow({ id: workflowId, name: `push test ${workflowId}`, nodes, connections, active: true, nodeTypes: engine.pack.nodeTypes, staticData: {} });
+	if (withFlaky)
+		nodes.push({
+			id: 'flaky',
+			name: 'Flaky',
+			type: 'test.flaky',
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: {},
+		});
+	const connections = withFlaky
+		? { [node.name]: { main: [[{ node: 'Flaky', type: 'main' as const, index: 0 }]] } }
+		: {};
+	const workflow = new Workflow({
+		id: workflowId,
+		name: `push test ${workflowId}`,
+		nodes,
+		connections,
+		active: true,
+		nodeTypes: engine.pack.nodeTypes,
+		staticData: {},
+	});
 	return { workflow, node };
 }
 
@@ -79,7 +112,14 @@ export async function activateTrigger(
 		logger?: Logger;
 	} = {},
 ): Promise<ActiveTrigger> {
-	const { workflow, node } = workflowWith(engine, parameters, credentials, options.withFlaky ?? false, PUSH_TRIGGER_TYPE, options.workflowId);
+	const { workflow, node } = workflowWith(
+		engine,
+		parameters,
+		credentials,
+		options.withFlaky ?? false,
+		PUSH_TRIGGER_TYPE,
+		options.workflowId,
+	);
 	const data = engine.additionalData();
 	const state: ActiveTrigger = { emitted: [], runs: [], errors: [], close: async () => undefined };
 	const execute = async (items: INodeExecutionData[][], done?: Done) => {
@@ -89,7 +129,13 @@ export async function activateTrigger(
 		if (options.neverReports?.(items[0])) return;
 		done?.resolve(run);
 	};
-	const getTriggerFunctions = (wf: Workflow, n: INode, add: IWorkflowExecuteAdditionalData, mode: 'trigger', activation: 'activate') => {
+	const getTriggerFunctions = (
+		wf: Workflow,
+		n: INode,
+		add: IWorkflowExecuteAdditionalData,
+		mode: 'trigger',
+		activation: 'activate',
+	) => {
 		const context = new TriggerContext(
 			wf,
 			n,
@@ -132,7 +178,13 @@ export async function publishAsN8nDoes(
 ): Promise<{ started: number; trigger: ActiveTrigger }> {
 	const { workflow } = workflowWith(engine, parameters, credentials, false, PUSH_TRIGGER_TYPE);
 	const listed = [...workflow.getTriggerNodes(), ...workflow.getPollNodes()];
-	const started = await Promise.all(listed.filter((node) => engine.pack.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).trigger).map(() => activateTrigger(engine, parameters, credentials, options)));
+	const started = await Promise.all(
+		listed
+			.filter(
+				(node) => engine.pack.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).trigger,
+			)
+			.map(() => activateTrigger(engine, parameters, credentials, options)),
+	);
 	const trigger: ActiveTrigger = {
 		emitted: [],
 		runs: [],
@@ -147,7 +199,11 @@ export async function publishAsN8nDoes(
 }
 
 /** A poller over one Workflow (its static data persists between polls, as n8n saves it). */
-export function poller(engine: N8nTestEngine, parameters: INodeParameters, credentials: INode['credentials']): () => Promise<INodeExecutionData[]> {
+export function poller(
+	engine: N8nTestEngine,
+	parameters: INodeParameters,
+	credentials: INode['credentials'],
+): () => Promise<INodeExecutionData[]> {
 	const { workflow, node } = workflowWith(engine, parameters, credentials, false);
 	const data = engine.additionalData();
 	const triggersAndPollers = new TriggersAndPollers();

@@ -1,2 +1,8 @@
-export { AuthError, DriveMonitoringApiError, redact, registerSecret, ValidationError } from '../../shared';
+export {
+	AuthError,
+	DriveMonitoringApiError,
+	redact,
+	registerSecret,
+	ValidationError,
+} from '../../shared';
 export { endpointRef as endpointRefForTest } from '../../shared/errors';

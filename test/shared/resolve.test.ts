@@ -1,4 +1,10 @@
-import { ambiguityMessage, CANDIDATES_SHOWN, resolveName, unknownMessage, type Named } from '../../shared/resolve/match';
+import {
+	ambiguityMessage,
+	CANDIDATES_SHOWN,
+	resolveName,
+	unknownMessage,
+	type Named,
+} from '../../shared/resolve/match';
 
 const fleet: Named[] = [
 	{ id: 100001, name: 'Pump 3', serialNumber: '1234567890', place: 'plant Mill A' },
@@ -28,17 +34,26 @@ describe('resolveName', () => {
 
 	it('a part shared by several is ambiguous, the candidates sorted by name', () => {
 		const result = resolveName('pump', fleet);
-		expect(result).toEqual({ kind: 'ambiguous', candidates: [fleet[0], fleet[1], fleet[3]], total: 3 });
+		expect(result).toEqual({
+			kind: 'ambiguous',
+			candidates: [fleet[0], fleet[1], fleet[3]],
+			total: 3,
+		});
 	});
 
 	it('lists at most the first candidates but counts them all', () => {
-		const many = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `Fan ${String(i).padStart(2, '0')}` }));
+		const many = Array.from({ length: 25 }, (_, i) => ({
+			id: i + 1,
+			name: `Fan ${String(i).padStart(2, '0')}`,
+		}));
 		const result = resolveName('fan', many);
 		expect(result.kind).toBe('ambiguous');
 		if (result.kind !== 'ambiguous') return;
 		expect(result.candidates).toHaveLength(CANDIDATES_SHOWN);
 		expect(result.total).toBe(25);
-		expect(ambiguityMessage('Asset', 'fan', result.candidates, result.total)).toMatch(/matches 25 assets: .*15 more not shown\. Send the id or a longer name\.$/);
+		expect(ambiguityMessage('Asset', 'fan', result.candidates, result.total)).toMatch(
+			/matches 25 assets: .*15 more not shown\. Send the id or a longer name\.$/,
+		);
 	});
 
 	it('nothing matching, or an empty text, is none', () => {
@@ -49,7 +64,10 @@ describe('resolveName', () => {
 
 describe('messages', () => {
 	it('an ambiguity names each candidate with id, serial and place, and what to send', () => {
-		const result = resolveName('pump 3', [fleet[0], { ...fleet[0], id: 100009, place: 'plant Mill C' }]);
+		const result = resolveName('pump 3', [
+			fleet[0],
+			{ ...fleet[0], id: 100009, place: 'plant Mill C' },
+		]);
 		expect(result.kind).toBe('ambiguous');
 		if (result.kind !== 'ambiguous') return;
 		expect(ambiguityMessage('Asset', 'pump 3', result.candidates, result.total)).toBe(

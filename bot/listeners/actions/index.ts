@@ -5,6 +5,6 @@ import { registerDetailsAction } from './details';
 import { registerOnCallActions } from './oncall';
 
 export function registerActions(app: App, deps: ListenerDeps): void {
-  registerDetailsAction(app, deps);
-  registerOnCallActions(app, deps);
+	registerDetailsAction(app, deps);
+	registerOnCallActions(app, deps);
 }

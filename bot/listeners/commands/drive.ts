@@ -12,17 +12,30 @@ import { sendAnswer } from '../send';
  * response URL when the platform has replied.
  */
 export function registerDriveCommand(app: App, { commands, config, logger }: ListenerDeps): void {
-  app.command(config.command, async ({ command, ack, respond }) => {
-    const refused = refusal(config.allow, { channel: command.channel_id, user: command.user_id });
-    if (refused) {
-      await ack({ response_type: 'ephemeral', text: refused });
-      return;
-    }
-    await ack();
-    const { text, inChannel } = splitVisibility(command.text, config.respondInChannel);
-    const result = await commands.handle(text, { channel: command.channel_id, user: command.user_id });
-    const message = commandMessage(result, config.timeZone);
-    const send = (m: SlackMessage) => respond({ response_type: inChannel ? 'in_channel' : 'ephemeral', text: m.text, blocks: m.blocks, attachments: m.attachments });
-    await sendAnswer(message, send, logger).catch((error: unknown) => logger.error(`slack: answer to ${config.command} ${text.split(' ')[0] ?? ''} not delivered (${errorText(error)})`));
-  });
+	app.command(config.command, async ({ command, ack, respond }) => {
+		const refused = refusal(config.allow, { channel: command.channel_id, user: command.user_id });
+		if (refused) {
+			await ack({ response_type: 'ephemeral', text: refused });
+			return;
+		}
+		await ack();
+		const { text, inChannel } = splitVisibility(command.text, config.respondInChannel);
+		const result = await commands.handle(text, {
+			channel: command.channel_id,
+			user: command.user_id,
+		});
+		const message = commandMessage(result, config.timeZone);
+		const send = (m: SlackMessage) =>
+			respond({
+				response_type: inChannel ? 'in_channel' : 'ephemeral',
+				text: m.text,
+				blocks: m.blocks,
+				attachments: m.attachments,
+			});
+		await sendAnswer(message, send, logger).catch((error: unknown) =>
+			logger.error(
+				`slack: answer to ${config.command} ${text.split(' ')[0] ?? ''} not delivered (${errorText(error)})`,
+			),
+		);
+	});
 }

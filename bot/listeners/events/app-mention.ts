@@ -8,10 +8,25 @@ import { sendAnswer } from '../send';
 
 /** `@Drive Monitoring status pump 3` in a channel: the same commands, answered in the thread. */
 export function registerAppMention(app: App, { commands, config, logger }: ListenerDeps): void {
-  app.event('app_mention', async ({ event, say }) => {
-    const refused = refusal(config.allow, { channel: event.channel, user: event.user });
-    const text = event.text.replace(/<@[A-Z0-9]+>/g, '').trim();
-    const message: SlackMessage = refused ? { text: refused, blocks: [section(esc(refused))] } : commandMessage(await commands.handle(text, { channel: event.channel, user: event.user }), config.timeZone);
-    await sendAnswer(message, (m) => say({ text: m.text, blocks: m.blocks, attachments: m.attachments, thread_ts: event.thread_ts ?? event.ts }), logger);
-  });
+	app.event('app_mention', async ({ event, say }) => {
+		const refused = refusal(config.allow, { channel: event.channel, user: event.user });
+		const text = event.text.replace(/<@[A-Z0-9]+>/g, '').trim();
+		const message: SlackMessage = refused
+			? { text: refused, blocks: [section(esc(refused))] }
+			: commandMessage(
+					await commands.handle(text, { channel: event.channel, user: event.user }),
+					config.timeZone,
+				);
+		await sendAnswer(
+			message,
+			(m) =>
+				say({
+					text: m.text,
+					blocks: m.blocks,
+					attachments: m.attachments,
+					thread_ts: event.thread_ts ?? event.ts,
+				}),
+			logger,
+		);
+	});
 }

@@ -5,6 +5,6 @@ import { registerAppHome } from './app-home';
 import { registerAppMention } from './app-mention';
 
 export function registerEvents(app: App, deps: ListenerDeps): void {
-  registerAppMention(app, deps);
-  registerAppHome(app, deps);
+	registerAppMention(app, deps);
+	registerAppHome(app, deps);
 }

@@ -9,9 +9,9 @@ import { STEP_LIMITS } from './run';
 
 /** The Workflow Builder steps the manifest declares (`functions`), one listener each. */
 export function registerFunctions(app: App, deps: ListenerDeps): void {
-  const limits = { ...STEP_LIMITS, ...deps.stepLimits };
-  registerAssetStatusStep(app, deps, limits);
-  registerOpenFaultsStep(app, deps, limits);
-  registerAcknowledgeSteps(app, deps, limits);
-  registerReportStep(app, deps, limits);
+	const limits = { ...STEP_LIMITS, ...deps.stepLimits };
+	registerAssetStatusStep(app, deps, limits);
+	registerOpenFaultsStep(app, deps, limits);
+	registerAcknowledgeSteps(app, deps, limits);
+	registerReportStep(app, deps, limits);
 }

@@ -27,15 +27,21 @@ export class DriveMonitoringPushTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Drive Monitoring Push Trigger',
 		name: 'driveMonitoringPushTrigger',
-		icon: { light: 'file:driveMonitoringPushTrigger.svg', dark: 'file:driveMonitoringPushTrigger.dark.svg' },
+		icon: {
+			light: 'file:driveMonitoringPushTrigger.svg',
+			dark: 'file:driveMonitoringPushTrigger.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"Push: " + $parameter["dataTypes"].join(", ")}}',
-		description: 'Starts a workflow the moment the platform pushes a fault, report, CBM result or asset state',
+		description:
+			'Starts a workflow the moment the platform pushes a fault, report, CBM result or asset state',
 		defaults: { name: 'Drive Monitoring Push Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'driveMonitoringPushApi', required: true, testedBy: 'driveMonitoringPushLogin' }],
+		credentials: [
+			{ name: 'driveMonitoringPushApi', required: true, testedBy: 'driveMonitoringPushLogin' },
+		],
 		properties: pushTriggerProperties,
 	};
 

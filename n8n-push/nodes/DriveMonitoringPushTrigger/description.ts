@@ -1,5 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { filtersProperty, includeRawOption } from '../../../nodes/DriveMonitoringTrigger/description';
+import {
+	filtersProperty,
+	includeRawOption,
+} from '../../../nodes/DriveMonitoringTrigger/description';
 
 /** Messages handled at once unless the node says otherwise (assumption Q2). */
 export const DEFAULT_PARALLEL_MESSAGES = 10;
@@ -17,10 +20,26 @@ export const pushTriggerProperties: INodeProperties[] = [
 		name: 'dataTypes',
 		type: 'multiOptions',
 		options: [
-			{ name: 'Asset CBM', value: 'AssetCBM', description: 'Predictive-maintenance results, daily' },
-			{ name: 'Asset Event', value: 'AssetEvent', description: 'Faults, warnings and notifications, in real time' },
-			{ name: 'Asset Report', value: 'AssetReport', description: 'A user report, when it is generated' },
-			{ name: 'Asset State', value: 'AssetState', description: 'Online or offline state of each asset, hourly' },
+			{
+				name: 'Asset CBM',
+				value: 'AssetCBM',
+				description: 'Predictive-maintenance results, daily',
+			},
+			{
+				name: 'Asset Event',
+				value: 'AssetEvent',
+				description: 'Faults, warnings and notifications, in real time',
+			},
+			{
+				name: 'Asset Report',
+				value: 'AssetReport',
+				description: 'A user report, when it is generated',
+			},
+			{
+				name: 'Asset State',
+				value: 'AssetState',
+				description: 'Online or offline state of each asset, hourly',
+			},
 		],
 		default: ['AssetEvent'],
 		description: 'Types to emit. The user must also be subscribed to them (Subscribe Data Types).',
@@ -28,7 +47,7 @@ export const pushTriggerProperties: INodeProperties[] = [
 	filtersProperty,
 	{
 		displayName:
-			'Each workflow connects as a client of its own. Over MQTT every active workflow on this credential gets every event. Over AMQP they share the user\'s queue: each event goes to one of them, so give each workflow its own data-subscription user.',
+			"Each workflow connects as a client of its own. Over MQTT every active workflow on this credential gets every event. Over AMQP they share the user's queue: each event goes to one of them, so give each workflow its own data-subscription user.",
 		name: 'sharingNotice',
 		type: 'notice',
 		default: '',
@@ -53,12 +72,18 @@ export const pushTriggerProperties: INodeProperties[] = [
 					{
 						name: 'Execution Finishes Successfully',
 						value: 'executionFinishesSuccessfully',
-						description: 'After a successful execution; a failed one leaves the message to be delivered again',
+						description:
+							'After a successful execution; a failed one leaves the message to be delivered again',
 					},
-					{ name: 'Immediately', value: 'immediately', description: 'As soon as the message is received' },
+					{
+						name: 'Immediately',
+						value: 'immediately',
+						description: 'As soon as the message is received',
+					},
 				],
 				default: 'executionFinishes',
-				description: 'When the message is acknowledged to the broker; until then the broker keeps it',
+				description:
+					'When the message is acknowledged to the broker; until then the broker keeps it',
 			},
 			{
 				displayName: 'Batch Window (Seconds)',
@@ -66,7 +91,8 @@ export const pushTriggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0.01, numberPrecision: 2 },
 				default: DEFAULT_BATCH_WINDOW_SECONDS,
-				description: 'With Events per Execution above 1: how long to wait for a batch to fill before its execution starts with what came',
+				description:
+					'With Events per Execution above 1: how long to wait for a batch to fill before its execution starts with what came',
 			},
 			{
 				displayName: 'Events per Execution',
@@ -74,7 +100,8 @@ export const pushTriggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_EVENTS_PER_EXECUTION },
 				default: 1,
-				description: 'Up to how many events one execution gets, as items in the order they came (max 1,000). The batch is acknowledged when its execution ends; a batch that is not acknowledged is released, its events delivered again. A batch is at most what the broker lets be unacknowledged at once (RabbitMQ MQTT: mqtt.prefetch, default 10).',
+				description:
+					'Up to how many events one execution gets, as items in the order they came (max 1,000). The batch is acknowledged when its execution ends; a batch that is not acknowledged is released, its events delivered again. A batch is at most what the broker lets be unacknowledged at once (RabbitMQ MQTT: mqtt.prefetch, default 10).',
 			},
 			{
 				displayName: 'Execution Timeout (Minutes)',
@@ -82,7 +109,8 @@ export const pushTriggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0.01, numberPrecision: 2 },
 				default: DEFAULT_EXECUTION_TIMEOUT_MINUTES,
-				description: 'How long to wait for an execution to finish before its message is released to the broker (delivered again) and a warning names the execution. Keeps the trigger from stalling when an execution never reports back, e.g. a queue-mode worker killed mid-run. Set it above your longest execution.',
+				description:
+					'How long to wait for an execution to finish before its message is released to the broker (delivered again) and a warning names the execution. Keeps the trigger from stalling when an execution never reports back, e.g. a queue-mode worker killed mid-run. Set it above your longest execution.',
 			},
 			includeRawOption,
 			{
@@ -91,7 +119,8 @@ export const pushTriggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: DEFAULT_PARALLEL_MESSAGES,
-				description: 'How many messages are handled at once, AMQP and MQTT alike (default 10): enough to keep n8n busy while executions wait, few enough that a burst does not pile up executions. Each is acknowledged when its execution ends; over MQTT the acknowledgements leave in the order the messages came.',
+				description:
+					'How many messages are handled at once, AMQP and MQTT alike (default 10): enough to keep n8n busy while executions wait, few enough that a burst does not pile up executions. Each is acknowledged when its execution ends; over MQTT the acknowledgements leave in the order the messages came.',
 			},
 		],
 	},

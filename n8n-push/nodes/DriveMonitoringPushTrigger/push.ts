@@ -1,15 +1,37 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IRun, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IRun,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { Batcher, createPushReceiver, ExecutionWaits, PUSH_DATA_TYPES, triggerClientId, type PushDataType, type PushMessage, type PushReceiverOptions } from '../../../shared/push';
+import {
+	Batcher,
+	createPushReceiver,
+	ExecutionWaits,
+	PUSH_DATA_TYPES,
+	triggerClientId,
+	type PushDataType,
+	type PushMessage,
+	type PushReceiverOptions,
+} from '../../../shared/push';
 import { passesFilters, readFilters, toItem } from '../../../nodes/DriveMonitoringTrigger/items';
-import { DEFAULT_BATCH_WINDOW_SECONDS, DEFAULT_EXECUTION_TIMEOUT_MINUTES, DEFAULT_PARALLEL_MESSAGES, MAX_EVENTS_PER_EXECUTION } from './description';
+import {
+	DEFAULT_BATCH_WINDOW_SECONDS,
+	DEFAULT_EXECUTION_TIMEOUT_MINUTES,
+	DEFAULT_PARALLEL_MESSAGES,
+	MAX_EVENTS_PER_EXECUTION,
+} from './description';
 
 export const PUSH_CREDENTIAL_TYPE = 'driveMonitoringPushApi';
 
 type Acknowledge = 'immediately' | 'executionFinishes' | 'executionFinishesSuccessfully';
 
 /** The receiver settings from the credential; the password stays in the receiver. */
-export function receiverOptionsOf(credentials: ICredentialDataDecryptedObject): Omit<PushReceiverOptions, 'dataTypes'> {
+export function receiverOptionsOf(
+	credentials: ICredentialDataDecryptedObject,
+): Omit<PushReceiverOptions, 'dataTypes'> {
 	const text = (name: string) => String(credentials[name] ?? '').trim();
 	return {
 		url: text('brokerUrl'),
@@ -30,14 +52,22 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 	const dataTypes = this.getNodeParameter('dataTypes', []) as PushDataType[];
 	const unknown = dataTypes.filter((t) => !PUSH_DATA_TYPES.includes(t));
 	if (dataTypes.length === 0 || unknown.length > 0) {
-		throw new NodeOperationError(node, `Data Types ${JSON.stringify(dataTypes)} must name at least one of ${PUSH_DATA_TYPES.join(', ')}`);
+		throw new NodeOperationError(
+			node,
+			`Data Types ${JSON.stringify(dataTypes)} must name at least one of ${PUSH_DATA_TYPES.join(', ')}`,
+		);
 	}
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const acknowledge = (options.acknowledge as Acknowledge | undefined) ?? 'executionFinishes';
 	const includeRaw = options.includeRaw === true;
 	const manual = this.getMode() === 'manual';
 	// The editor's test listener takes one message: n8n runs only the first emit.
-	const batchSize = manual ? 1 : Math.min(MAX_EVENTS_PER_EXECUTION, Math.max(1, Math.floor(Number(options.eventsPerExecution ?? 1))));
+	const batchSize = manual
+		? 1
+		: Math.min(
+				MAX_EVENTS_PER_EXECUTION,
+				Math.max(1, Math.floor(Number(options.eventsPerExecution ?? 1))),
+			);
 	const filters = readFilters(this);
 	const settings = receiverOptionsOf(await this.getCredentials(PUSH_CREDENTIAL_TYPE));
 	const logger = this.logger;
@@ -48,10 +78,17 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 			dataTypes,
 			// Flow control sized to the batch: the broker never pushes more than the trigger holds,
 			// and a batch can fill (unless the broker caps messages in flight lower).
-			prefetch: manual ? 1 : Math.max(batchSize, Number(options.parallelMessages ?? DEFAULT_PARALLEL_MESSAGES)),
+			prefetch: manual
+				? 1
+				: Math.max(batchSize, Number(options.parallelMessages ?? DEFAULT_PARALLEL_MESSAGES)),
 			// One client per workflow and node (its own MQTT session, its own AMQP link); a test
 			// listener has one of its own, so it never takes over the active workflow's session.
-			clientId: triggerClientId({ userName: settings.userName, workflowId: String(this.getWorkflow().id ?? ''), nodeId: node.id, purpose: manual ? 'test' : 'active' }),
+			clientId: triggerClientId({
+				userName: settings.userName,
+				workflowId: String(this.getWorkflow().id ?? ''),
+				nodeId: node.id,
+				purpose: manual ? 'test' : 'active',
+			}),
 			persistentSession: !manual,
 			logger: {
 				debug: (message) => logger.debug(message),
@@ -84,10 +121,20 @@ export async function pushTrigger(this: ITriggerFunctions): Promise<ITriggerResp
 		const run = await executions.wait(messages, done.promise);
 		if (acknowledge === 'executionFinishesSuccessfully' && run.data.resultData.error) {
 			// The receiver's warning names the messages and says they are delivered again: this says why.
-			throw new NodeOperationError(node, `the execution failed (${run.data.resultData.error.message}) and Acknowledge is "Execution Finishes Successfully"`);
+			throw new NodeOperationError(
+				node,
+				`the execution failed (${run.data.resultData.error.message}) and Acknowledge is "Execution Finishes Successfully"`,
+			);
 		}
 	};
-	const batches = batchSize > 1 ? new Batcher(batchSize, Math.round(Number(options.batchWindow ?? DEFAULT_BATCH_WINDOW_SECONDS) * 1000), execute) : undefined;
+	const batches =
+		batchSize > 1
+			? new Batcher(
+					batchSize,
+					Math.round(Number(options.batchWindow ?? DEFAULT_BATCH_WINDOW_SECONDS) * 1000),
+					execute,
+				)
+			: undefined;
 	// Filters apply before batching; the receiver has already dropped redeliveries.
 	const handle = async (message: PushMessage): Promise<void> => {
 		if (!passesFilters(filters, message)) return;

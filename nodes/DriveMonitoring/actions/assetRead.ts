@@ -14,7 +14,9 @@ export function assetRead(
 		readOnly: true,
 		properties: [locator('asset')],
 		async execute(client, itemIndex) {
-			return toItems(await fetch(client, await resolveIdParameter.call(this, client, 'asset', itemIndex)));
+			return toItems(
+				await fetch(client, await resolveIdParameter.call(this, client, 'asset', itemIndex)),
+			);
 		},
 	};
 }

@@ -11,21 +11,29 @@ type LocatorKind = 'organization' | 'assetGroup' | 'plant' | 'asset' | 'report' 
 
 const LOCATORS: Record<
 	LocatorKind,
-	{ displayName: string; searchListMethod: string; placeholder: string; idPattern: string; description: string }
+	{
+		displayName: string;
+		searchListMethod: string;
+		placeholder: string;
+		idPattern: string;
+		description: string;
+	}
 > = {
 	organization: {
 		displayName: 'Organization',
 		searchListMethod: 'searchOrganizations',
 		placeholder: 'e.g. 1001 or Mill A',
 		idPattern: '^[0-9]+$',
-		description: 'The organization (for asset lists and asset groups: an end-user organization): its ID, or its name or part of it',
+		description:
+			'The organization (for asset lists and asset groups: an end-user organization): its ID, or its name or part of it',
 	},
 	assetGroup: {
 		displayName: 'Asset Group',
 		searchListMethod: 'searchAssetGroups',
 		placeholder: 'e.g. 2001 or Pumps',
 		idPattern: '^[0-9]+$',
-		description: 'The asset group, listed as "Organization / Group": its ID, or its name or part of it',
+		description:
+			'The asset group, listed as "Organization / Group": its ID, or its name or part of it',
 	},
 	plant: {
 		displayName: 'Plant',
@@ -58,7 +66,10 @@ const LOCATORS: Record<
 };
 
 /** A resource locator: pick from a searchable list, or type an ID. */
-export function locator(kind: LocatorKind, overrides: Partial<INodeProperties> = {}): INodeProperties {
+export function locator(
+	kind: LocatorKind,
+	overrides: Partial<INodeProperties> = {},
+): INodeProperties {
 	const spec = LOCATORS[kind];
 	const byName = isNamed(kind);
 	return {
@@ -88,7 +99,10 @@ export function locator(kind: LocatorKind, overrides: Partial<INodeProperties> =
 							validation: [
 								{
 									type: 'regex',
-									properties: { regex: spec.idPattern, errorMessage: `Not a valid ${spec.displayName} ID` },
+									properties: {
+										regex: spec.idPattern,
+										errorMessage: `Not a valid ${spec.displayName} ID`,
+									},
 								},
 							],
 						}),
@@ -99,14 +113,23 @@ export function locator(kind: LocatorKind, overrides: Partial<INodeProperties> =
 }
 
 /** The ID behind a resource locator, as an integer; refused before any request when it is not one. */
-export function getIdParameter(this: IExecuteFunctions, name: LocatorKind, itemIndex: number): number {
-	const value = this.getNodeParameter(name, itemIndex, undefined, { extractValue: true }) as unknown;
+export function getIdParameter(
+	this: IExecuteFunctions,
+	name: LocatorKind,
+	itemIndex: number,
+): number {
+	const value = this.getNodeParameter(name, itemIndex, undefined, {
+		extractValue: true,
+	}) as unknown;
 	const text = typeof value === 'number' ? String(value) : String(value ?? '').trim();
 	if (!/^[0-9]+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`${LOCATORS[name].displayName}: ${JSON.stringify(value ?? '')} is not a valid ID; send its numeric ID (a positive whole number)`,
-			{ itemIndex, description: `The ${LOCATORS[name].displayName} ID must be a positive whole number. Pick one from the list or check the expression.` },
+			{
+				itemIndex,
+				description: `The ${LOCATORS[name].displayName} ID must be a positive whole number. Pick one from the list or check the expression.`,
+			},
 		);
 	}
 	return Number(text);
@@ -127,7 +150,9 @@ export async function resolveIdParameter(
 	name: TargetKind,
 	itemIndex: number,
 ): Promise<number> {
-	const value = this.getNodeParameter(name, itemIndex, undefined, { extractValue: true }) as unknown;
+	const value = this.getNodeParameter(name, itemIndex, undefined, {
+		extractValue: true,
+	}) as unknown;
 	const text = typeof value === 'number' ? String(value) : String(value ?? '').trim();
 	if (text === '') return getIdParameter.call(this, name, itemIndex);
 	const resolved = await resolveTarget(client, name, text);
@@ -139,19 +164,34 @@ export async function resolveIdParameter(
 }
 
 /** A string ID behind a resource locator (report IDs are numbers, data-subscription users UUIDs). */
-export function getStringIdParameter(this: IExecuteFunctions, name: LocatorKind, itemIndex: number): string {
-	const value = String(this.getNodeParameter(name, itemIndex, undefined, { extractValue: true }) ?? '').trim();
+export function getStringIdParameter(
+	this: IExecuteFunctions,
+	name: LocatorKind,
+	itemIndex: number,
+): string {
+	const value = String(
+		this.getNodeParameter(name, itemIndex, undefined, { extractValue: true }) ?? '',
+	).trim();
 	if (!new RegExp(LOCATORS[name].idPattern).test(value)) {
-		throw new NodeOperationError(this.getNode(), `${LOCATORS[name].displayName}: ${JSON.stringify(value)} is not a valid ID`, {
-			itemIndex,
-			description: `Pick the ${LOCATORS[name].displayName} from the list or enter its ID.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`${LOCATORS[name].displayName}: ${JSON.stringify(value)} is not a valid ID`,
+			{
+				itemIndex,
+				description: `Pick the ${LOCATORS[name].displayName} from the list or enter its ID.`,
+			},
+		);
 	}
 	return value;
 }
 
 /** A required text parameter, trimmed; refused when empty. */
-export function getTextParameter(this: IExecuteFunctions, name: string, displayName: string, itemIndex: number): string {
+export function getTextParameter(
+	this: IExecuteFunctions,
+	name: string,
+	displayName: string,
+	itemIndex: number,
+): string {
 	const value = String(this.getNodeParameter(name, itemIndex, '') ?? '').trim();
 	if (value === '') {
 		throw new NodeOperationError(this.getNode(), `${displayName} is empty`, {
@@ -166,15 +206,24 @@ export function getTextParameter(this: IExecuteFunctions, name: string, displayN
  * A date-time parameter as an instant. The date picker gives wall time without an offset: it is
  * read in the workflow's time zone, as everywhere else in n8n. Values with an offset are taken as is.
  */
-export function getDateParameter(this: IExecuteFunctions, name: string, displayName: string, itemIndex: number): Date {
+export function getDateParameter(
+	this: IExecuteFunctions,
+	name: string,
+	displayName: string,
+	itemIndex: number,
+): Date {
 	const raw = this.getNodeParameter(name, itemIndex, '') as unknown;
 	const parsed = toDateTime(raw, this.getTimezone());
 	if (!parsed) {
-		throw new NodeOperationError(this.getNode(), `${displayName}: ${JSON.stringify(raw)} is not a date; send an ISO 8601 date-time such as 2026-05-01T08:00:00Z`, {
-			// A model sees only the message (n8n's agent drops the description): the message says what to send.
-			itemIndex,
-			description: `Pick a date in "${displayName}" or give an ISO 8601 date-time such as 2026-05-01T08:00:00Z.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`${displayName}: ${JSON.stringify(raw)} is not a date; send an ISO 8601 date-time such as 2026-05-01T08:00:00Z`,
+			{
+				// A model sees only the message (n8n's agent drops the description): the message says what to send.
+				itemIndex,
+				description: `Pick a date in "${displayName}" or give an ISO 8601 date-time such as 2026-05-01T08:00:00Z.`,
+			},
+		);
 	}
 	return parsed.toJSDate();
 }
@@ -189,15 +238,23 @@ export function getCalendarDateParameter(
 	const raw = this.getNodeParameter(name, itemIndex, '') as unknown;
 	const parsed = toDateTime(raw, this.getTimezone(), { keepLocalDate: true });
 	if (!parsed) {
-		throw new NodeOperationError(this.getNode(), `${displayName}: ${JSON.stringify(raw)} is not a date; send one as YYYY-MM-DD`, {
-			itemIndex,
-			description: `Pick a date in "${displayName}" or give one as YYYY-MM-DD.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`${displayName}: ${JSON.stringify(raw)} is not a date; send one as YYYY-MM-DD`,
+			{
+				itemIndex,
+				description: `Pick a date in "${displayName}" or give one as YYYY-MM-DD.`,
+			},
+		);
 	}
 	return parsed.toISODate() as string;
 }
 
-function toDateTime(raw: unknown, zone: string, options: { keepLocalDate?: boolean } = {}): DateTime | undefined {
+function toDateTime(
+	raw: unknown,
+	zone: string,
+	options: { keepLocalDate?: boolean } = {},
+): DateTime | undefined {
 	let value: DateTime | undefined;
 	if (raw instanceof Date) value = DateTime.fromJSDate(raw);
 	else if (DateTime.isDateTime(raw)) value = raw;
@@ -279,18 +336,32 @@ export const parallelRequestsOption: INodeProperties = {
 
 /** The node's Parallel Requests for this execution (read from the first item), checked before any request. */
 export function getParallelRequests(this: IExecuteFunctions): number {
-	const value = (this.getNodeParameter('options', 0, {}) as { parallelRequests?: unknown }).parallelRequests ?? DEFAULT_PARALLEL_REQUESTS;
-	if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_PARALLEL_REQUESTS) {
-		throw new NodeOperationError(this.getNode(), `Parallel Requests: ${JSON.stringify(value)} is not a whole number from 1 to ${MAX_PARALLEL_REQUESTS}`, {
-			description: `Set Options > Parallel Requests to how many requests may run at once (default ${DEFAULT_PARALLEL_REQUESTS}).`,
-		});
+	const value =
+		(this.getNodeParameter('options', 0, {}) as { parallelRequests?: unknown }).parallelRequests ??
+		DEFAULT_PARALLEL_REQUESTS;
+	if (
+		typeof value !== 'number' ||
+		!Number.isInteger(value) ||
+		value < 1 ||
+		value > MAX_PARALLEL_REQUESTS
+	) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Parallel Requests: ${JSON.stringify(value)} is not a whole number from 1 to ${MAX_PARALLEL_REQUESTS}`,
+			{
+				description: `Set Options > Parallel Requests to how many requests may run at once (default ${DEFAULT_PARALLEL_REQUESTS}).`,
+			},
+		);
 	}
 	return value;
 }
 
 /** Whether a ranged query splits long ranges (on unless switched off). */
 export function splitsLongRanges(this: IExecuteFunctions, itemIndex: number): boolean {
-	return (this.getNodeParameter('options', itemIndex, {}) as { splitLongRanges?: boolean }).splitLongRanges !== false;
+	return (
+		(this.getNodeParameter('options', itemIndex, {}) as { splitLongRanges?: boolean })
+			.splitLongRanges !== false
+	);
 }
 
 export const simplifyOption: INodeProperties = {

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /**
@@ -21,7 +26,8 @@ export const toolAnswerOptions: INodeProperties[] = [
 		name: 'toolFullData',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to give the full output when this node runs as an AI tool. Off: a compact answer (series summarized, lists cut to the newest entries, files described) sized for a model.',
+		description:
+			'Whether to give the full output when this node runs as an AI tool. Off: a compact answer (series summarized, lists cut to the newest entries, files described) sized for a model.',
 	},
 	{
 		displayName: 'Tool Answer Limit (Bytes)',
@@ -40,12 +46,21 @@ interface ToolAnswerSettings {
 
 /** Whether this run is an AI tool call, and how its answer is bounded (Options of the first item). */
 export function toolAnswerSettings(this: IExecuteFunctions): ToolAnswerSettings {
-	const options = this.getNodeParameter('options', 0, {}) as { toolFullData?: boolean; toolAnswerBytes?: unknown };
+	const options = this.getNodeParameter('options', 0, {}) as {
+		toolFullData?: boolean;
+		toolAnswerBytes?: unknown;
+	};
 	const maxBytes = options.toolAnswerBytes ?? DEFAULT_TOOL_ANSWER_BYTES;
 	if (typeof maxBytes !== 'number' || !Number.isInteger(maxBytes) || maxBytes < 1000) {
-		throw new NodeOperationError(this.getNode(), `Tool Answer Limit (Bytes): send a whole number of at least 1000, not ${JSON.stringify(maxBytes)}`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`Tool Answer Limit (Bytes): send a whole number of at least 1000, not ${JSON.stringify(maxBytes)}`,
+		);
 	}
-	return { compact: this.getNode().type.endsWith('Tool') && options.toolFullData !== true, maxBytes };
+	return {
+		compact: this.getNode().type.endsWith('Tool') && options.toolFullData !== true,
+		maxBytes,
+	};
 }
 
 /** Whether the answer will be compacted (operations pick the shape the compactor summarizes). */
@@ -63,8 +78,15 @@ type Point = { timestamp: string; value: unknown };
 export function summarizeSeries(series: IDataObject, points = MAX_SERIES_POINTS): IDataObject {
 	const { points: raw, ...config } = series as IDataObject & { points: Point[] };
 	const valued = raw
-		.map((p) => ({ time: Date.parse(String(p.timestamp)), timestamp: p.timestamp, value: numberOf(p) }))
-		.filter((p): p is { time: number; timestamp: string; value: number } => p.value !== undefined && Number.isFinite(p.time));
+		.map((p) => ({
+			time: Date.parse(String(p.timestamp)),
+			timestamp: p.timestamp,
+			value: numberOf(p),
+		}))
+		.filter(
+			(p): p is { time: number; timestamp: string; value: number } =>
+				p.value !== undefined && Number.isFinite(p.time),
+		);
 	if (valued.length === 0) return { ...config, pointCount: raw.length, values: 0 };
 	let min = Infinity;
 	let max = -Infinity;
@@ -88,13 +110,17 @@ export function summarizeSeries(series: IDataObject, points = MAX_SERIES_POINTS)
 
 function numberOf(point: IDataObject | Point): number | undefined {
 	const p = point as IDataObject;
-	const value = typeof p.value === 'object' && p.value !== null ? (p.value as IDataObject).value : p.value;
+	const value =
+		typeof p.value === 'object' && p.value !== null ? (p.value as IDataObject).value : p.value;
 	const candidate = value ?? p.avg;
 	return typeof candidate === 'number' && Number.isFinite(candidate) ? candidate : undefined;
 }
 
 /** At most `limit` equal time buckets from the first point to the last, each the mean of its points. */
-function timeBuckets(points: Array<{ time: number; timestamp: string; value: number }>, limit: number): IDataObject {
+function timeBuckets(
+	points: Array<{ time: number; timestamp: string; value: number }>,
+	limit: number,
+): IDataObject {
 	const sorted = [...points].sort((a, b) => a.time - b.time);
 	const from = sorted[0];
 	const to = sorted[sorted.length - 1];
@@ -121,7 +147,8 @@ const round = (n: number): number => Math.round(n * 1000) / 1000;
 function timeOf(json: IDataObject): number {
 	for (const [key, value] of Object.entries(json)) {
 		if (!/time|date/i.test(key)) continue;
-		const t = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
+		const t =
+			typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
 		if (Number.isFinite(t)) return t;
 	}
 	return NaN;
@@ -146,7 +173,11 @@ function describeFiles(item: INodeExecutionData): IDataObject {
  */
 export function compactAnswer(items: INodeExecutionData[], maxBytes: number): INodeExecutionData[] {
 	const entries = items.map(describeFiles);
-	for (let points = MAX_SERIES_POINTS, listSize = DEFAULT_LIST_ENTRIES; ; points = Math.floor(points / 2), listSize = Math.floor(listSize / 2)) {
+	for (
+		let points = MAX_SERIES_POINTS, listSize = DEFAULT_LIST_ENTRIES;
+		;
+		points = Math.floor(points / 2), listSize = Math.floor(listSize / 2)
+	) {
 		const answer = shape(entries, points, listSize);
 		const size = Buffer.byteLength(JSON.stringify(answer));
 		if (size <= maxBytes) return answer;
@@ -164,18 +195,26 @@ function cutToFit(text: string, maxBytes: number): IDataObject {
 		partialJson: text.slice(0, length),
 	});
 	let length = maxBytes;
-	while (length > 0 && Buffer.byteLength(JSON.stringify(cut(length))) > maxBytes) length = Math.floor(length * 0.9);
+	while (length > 0 && Buffer.byteLength(JSON.stringify(cut(length))) > maxBytes)
+		length = Math.floor(length * 0.9);
 	return cut(length);
 }
 
 function shape(entries: IDataObject[], points: number, listSize: number): INodeExecutionData[] {
 	const seriesCount = entries.filter((json) => Array.isArray(json.points)).length;
-	const perSeries = Math.min(points, Math.max(MIN_SERIES_POINTS, Math.floor(MAX_ANSWER_POINTS / Math.max(1, seriesCount))));
-	const summarized = entries.map((json) => (Array.isArray(json.points) ? summarizeSeries(json, perSeries) : json));
+	const perSeries = Math.min(
+		points,
+		Math.max(MIN_SERIES_POINTS, Math.floor(MAX_ANSWER_POINTS / Math.max(1, seriesCount))),
+	);
+	const summarized = entries.map((json) =>
+		Array.isArray(json.points) ? summarizeSeries(json, perSeries) : json,
+	);
 	if (summarized.length <= listSize) return summarized.map((json) => ({ json }));
 	const newest = summarized
 		.map((json, index) => ({ json, index, time: timeOf(json) }))
-		.sort((a, b) => (Number.isNaN(a.time) || Number.isNaN(b.time) ? a.index - b.index : b.time - a.time))
+		.sort((a, b) =>
+			Number.isNaN(a.time) || Number.isNaN(b.time) ? a.index - b.index : b.time - a.time,
+		)
 		.slice(0, listSize)
 		.map((e) => e.json);
 	return [

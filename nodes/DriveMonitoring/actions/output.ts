@@ -8,7 +8,8 @@ export function toItems(records: unknown): INodeExecutionData[] {
 
 /** Records as plain JSON objects (a non-object record, e.g. a string, is wrapped). */
 export function toJson(record: unknown): IDataObject {
-	if (record !== null && typeof record === 'object' && !Array.isArray(record)) return record as IDataObject;
+	if (record !== null && typeof record === 'object' && !Array.isArray(record))
+		return record as IDataObject;
 	return { value: record as IDataObject[keyof IDataObject] };
 }
 

@@ -31,7 +31,9 @@ export const resources: Resource[] = [
 ];
 
 export function findOperation(resource: string, operation: string): Operation | undefined {
-	return resources.find((r) => r.value === resource)?.operations.find((o) => o.option.value === operation);
+	return resources
+		.find((r) => r.value === resource)
+		?.operations.find((o) => o.option.value === operation);
 }
 
 export function nodeProperties(): INodeProperties[] {
@@ -47,21 +49,21 @@ export function nodeProperties(): INodeProperties[] {
 		...resources.flatMap((resource) => {
 			const defaultOperation = resource.operations[0].option.value;
 			return [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				displayOptions: { show: { resource: [resource.value] } },
-				default: defaultOperation,
-				options: resource.operations.map((operation) => operation.option),
-			} satisfies INodeProperties,
-			...resource.operations.flatMap((operation) =>
-				updateDisplayOptions(
-					{ show: { resource: [resource.value], operation: [operation.option.value as string] } },
-					propertiesOf(operation),
+				{
+					displayName: 'Operation',
+					name: 'operation',
+					type: 'options',
+					noDataExpression: true,
+					displayOptions: { show: { resource: [resource.value] } },
+					default: defaultOperation,
+					options: resource.operations.map((operation) => operation.option),
+				} satisfies INodeProperties,
+				...resource.operations.flatMap((operation) =>
+					updateDisplayOptions(
+						{ show: { resource: [resource.value], operation: [operation.option.value as string] } },
+						propertiesOf(operation),
+					),
 				),
-			),
 			];
 		}),
 	];
@@ -73,17 +75,35 @@ export function nodeProperties(): INodeProperties[] {
  */
 function propertiesOf(operation: Operation): INodeProperties[] {
 	if (!operation.readOnly) return operation.properties;
-	const existing = operation.properties.find((p) => p.name === 'options' && p.type === 'collection');
+	const existing = operation.properties.find(
+		(p) => p.name === 'options' && p.type === 'collection',
+	);
 	if (!existing) {
 		return [
 			...operation.properties,
-			{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [parallelRequestsOption, ...toolAnswerOptions].sort(byDisplayName) },
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [parallelRequestsOption, ...toolAnswerOptions].sort(byDisplayName),
+			},
 		];
 	}
 	return operation.properties.map((p) =>
-		p === existing ? { ...p, options: [...(p.options ?? []), parallelRequestsOption, ...toolAnswerOptions].sort(byDisplayName) } : p,
+		p === existing
+			? {
+					...p,
+					options: [...(p.options ?? []), parallelRequestsOption, ...toolAnswerOptions].sort(
+						byDisplayName,
+					),
+				}
+			: p,
 	);
 }
 
-const byDisplayName = (a: { displayName?: string; name: string }, b: { displayName?: string; name: string }) =>
-	(a.displayName ?? a.name).localeCompare(b.displayName ?? b.name);
+const byDisplayName = (
+	a: { displayName?: string; name: string },
+	b: { displayName?: string; name: string },
+) => (a.displayName ?? a.name).localeCompare(b.displayName ?? b.name);

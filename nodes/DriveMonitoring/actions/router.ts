@@ -21,7 +21,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = findOperation(resource, operationName);
 	if (!operation) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" is not known for resource "${resource}"`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operationName}" is not known for resource "${resource}"`,
+		);
 	}
 	// Read operations: Options > Parallel Requests bounds the requests in flight, across items and
 	// the pieces of a long range alike (the client's limiter). Changes run one at a time anyway.
@@ -41,8 +44,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		? await runConcurrently(items.length, runItem, parallelRequests!)
 		: await runInOrder(items.length, runItem, continueOnFail);
 	// Refused credentials fail every item alike: the items after the first are not tried again.
-	const refused = results.find((r): r is { error: NodeApiError } => 'error' in r && isCredentialFailure(r.error));
-	if (refused) results.push(...Array.from({ length: items.length - results.length }, () => refused));
+	const refused = results.find(
+		(r): r is { error: NodeApiError } => 'error' in r && isCredentialFailure(r.error),
+	);
+	if (refused)
+		results.push(...Array.from({ length: items.length - results.length }, () => refused));
 
 	const returnData: INodeExecutionData[] = [];
 	results.forEach((result, itemIndex) => {
@@ -54,7 +60,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		for (const item of result.output) returnData.push({ ...item, pairedItem: { item: itemIndex } });
 	});
 	// An AI tool call gets an answer sized for a model (see compact.ts); workflows get every item.
-	if (toolAnswer?.compact) return [compactAnswer(returnData, toolAnswer.maxBytes).map((item) => ({ ...item, pairedItem: { item: 0 } }))];
+	if (toolAnswer?.compact)
+		return [
+			compactAnswer(returnData, toolAnswer.maxBytes).map((item) => ({
+				...item,
+				pairedItem: { item: 0 },
+			})),
+		];
 	return [returnData];
 }
 
@@ -62,7 +74,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
  * The first item runs alone: it makes n8n fetch the token (preAuthentication) once and store it,
  * so the items after it reuse that token instead of each fetching one at the same time.
  */
-async function runConcurrently(count: number, runItem: (itemIndex: number) => Promise<ItemResult>, limit: number): Promise<ItemResult[]> {
+async function runConcurrently(
+	count: number,
+	runItem: (itemIndex: number) => Promise<ItemResult>,
+	limit: number,
+): Promise<ItemResult[]> {
 	if (count === 0) return [];
 	const first = await runItem(0);
 	if ('error' in first && isCredentialFailure(first.error)) return [first];
@@ -87,4 +103,3 @@ async function runInOrder(
 	}
 	return results;
 }
-

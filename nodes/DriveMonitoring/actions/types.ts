@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import type { DriveMonitoringClient } from '../transport';
 
 /** One operation of one resource: its entry in the Operation list, its fields, and what it does for one item. */
@@ -16,7 +21,11 @@ export interface Operation {
 	 */
 	fieldLabels?: Record<string, string>;
 	/** Runs for one input item; the router adds pairedItem and handles errors. */
-	execute(this: IExecuteFunctions, client: DriveMonitoringClient, itemIndex: number): Promise<INodeExecutionData[]>;
+	execute(
+		this: IExecuteFunctions,
+		client: DriveMonitoringClient,
+		itemIndex: number,
+	): Promise<INodeExecutionData[]>;
 }
 
 export interface Resource {

@@ -60,12 +60,17 @@ function platformError(
 	}
 	if (error instanceof ValidationError) {
 		const label = fieldLabel(operation, error.field);
-		return new NodeOperationError(node, `${label}${/^(must|is|are)\b/.test(error.rule) ? ' ' : ': '}${nodeRule(error.rule, operation)}`, {
-			itemIndex,
-			description: `Given: ${givenValue(error)}. Nothing was sent to the platform: correct "${label}" and run again.`,
-		});
+		return new NodeOperationError(
+			node,
+			`${label}${/^(must|is|are)\b/.test(error.rule) ? ' ' : ': '}${nodeRule(error.rule, operation)}`,
+			{
+				itemIndex,
+				description: `Given: ${givenValue(error)}. Nothing was sent to the platform: correct "${label}" and run again.`,
+			},
+		);
 	}
-	const details = error instanceof DriveMonitoringError ? (error.toJSON() as JsonObject) : undefined;
+	const details =
+		error instanceof DriveMonitoringError ? (error.toJSON() as JsonObject) : undefined;
 	if (error instanceof DriveMonitoringApiError) {
 		return new NodeApiError(node, details!, {
 			message: error.summary,
@@ -75,14 +80,27 @@ function platformError(
 		});
 	}
 	if (error instanceof AuthError) {
-		return new NodeApiError(node, details!, { message: error.message, description: error.hint, httpCode: String(error.httpStatus), itemIndex });
+		return new NodeApiError(node, details!, {
+			message: error.message,
+			description: error.hint,
+			httpCode: String(error.httpStatus),
+			itemIndex,
+		});
 	}
 	if (error instanceof DeadlineError && error.range) {
 		// Which read and how long in the message; how far it came, then what to do, below it.
-		return new NodeApiError(node, details!, { message: error.summary, description: `${capitalized(error.detail)}. ${error.hint}`, itemIndex });
+		return new NodeApiError(node, details!, {
+			message: error.summary,
+			description: `${capitalized(error.detail)}. ${error.hint}`,
+			itemIndex,
+		});
 	}
 	if (error instanceof TransportError) {
-		return new NodeApiError(node, details!, { message: error.summary, description: error.hint, itemIndex });
+		return new NodeApiError(node, details!, {
+			message: error.summary,
+			description: error.hint,
+			itemIndex,
+		});
 	}
 	if (error instanceof RateLimitedError) {
 		return new NodeApiError(node, details!, {
@@ -103,14 +121,22 @@ function platformError(
 	}
 	if (error instanceof DownloadError) {
 		return new NodeApiError(node, details!, {
-			message: error.linkRefused ? 'The download link has expired or was refused' : 'The file could not be downloaded',
+			message: error.linkRefused
+				? 'The download link has expired or was refused'
+				: 'The file could not be downloaded',
 			description: error.hint,
 			httpCode: String(error.httpStatus),
 			itemIndex,
 		});
 	}
-	if (error instanceof DriveMonitoringError) return new NodeOperationError(node, error.message, { itemIndex, description: error.hint || undefined });
-	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+	if (error instanceof DriveMonitoringError)
+		return new NodeOperationError(node, error.message, {
+			itemIndex,
+			description: error.hint || undefined,
+		});
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), {
+		itemIndex,
+	});
 }
 
 function capitalized(text: string): string {
@@ -144,7 +170,9 @@ export function fieldLabel(operation: Operation | undefined, field: string): str
 	const explicit = operation?.fieldLabels?.[field];
 	if (explicit) return explicit;
 	const top = field.replace(/\[\d+\]$/, '');
-	const wanted = [NODE_FIELD[top], top, top.split('.').pop()].filter((n): n is string => n !== undefined);
+	const wanted = [NODE_FIELD[top], top, top.split('.').pop()].filter(
+		(n): n is string => n !== undefined,
+	);
 	for (const name of wanted) {
 		const found = operation && findProperty(operation.properties, name);
 		if (found) return found.displayName;
@@ -155,7 +183,9 @@ export function fieldLabel(operation: Operation | undefined, field: string): str
 function findProperty(properties: INodeProperties[], name: string): INodeProperties | undefined {
 	for (const property of properties) {
 		if (property.name === name) return property;
-		const nested = (property.options ?? []).filter((o): o is INodeProperties => typeof o === 'object' && 'displayName' in o);
+		const nested = (property.options ?? []).filter(
+			(o): o is INodeProperties => typeof o === 'object' && 'displayName' in o,
+		);
 		const found = nested.length > 0 ? findProperty(nested, name) : undefined;
 		if (found) return found;
 	}

@@ -22,5 +22,8 @@ export async function downloadAsItem(
 ): Promise<INodeExecutionData> {
 	const file = await client.files.download(url);
 	const binary = await this.helpers.prepareBinaryData(file.data, file.fileName, file.mimeType);
-	return { json: { ...json, fileName: file.fileName, mimeType: file.mimeType, fileSize: file.data.length }, binary: { [binaryPropertyName]: binary } };
+	return {
+		json: { ...json, fileName: file.fileName, mimeType: file.mimeType, fileSize: file.data.length },
+		binary: { [binaryPropertyName]: binary },
+	};
 }

@@ -38,7 +38,8 @@ export async function levelForHistoryCheck(
 	const credentialId = this.getNode().credentials?.[CREDENTIAL_TYPE]?.id;
 	const key = credentialId ? `${credentialId}|${assetId}` : undefined;
 	const recent = key ? recentLevels.get(key) : undefined;
-	if (recent && Date.now() - recent.at < LEVEL_REUSE_MS && fits(kind, startTime, recent.level)) return recent.level;
+	if (recent && Date.now() - recent.at < LEVEL_REUSE_MS && fits(kind, startTime, recent.level))
+		return recent.level;
 	const subscriptions = await client.assets.listSubscriptions({ assetId });
 	const level = toLevel(subscriptions.find((s) => s.status === 'Activated')?.level);
 	if (key) {

@@ -13,7 +13,10 @@ function selectedId(this: ILoadOptionsFunctions, name: string): number | undefin
 	}
 }
 
-export async function searchOrganizations(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchOrganizations(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const client = await createNodeClient.call(this);
 	const orgs = organizationsOf(await client.organization.getNodes());
 	return {
@@ -23,18 +26,27 @@ export async function searchOrganizations(this: ILoadOptionsFunctions, filter?: 
 	};
 }
 
-export async function searchAssetGroups(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchAssetGroups(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const client = await createNodeClient.call(this);
 	const orgId = selectedId.call(this, 'organization');
 	const groups = groupsOf(await client.organization.getNodes());
 	return {
 		results: groups
-			.filter((g) => (orgId === undefined || g.org.id === orgId) && matches(filter, g.name, g.org.name, g.id))
+			.filter(
+				(g) =>
+					(orgId === undefined || g.org.id === orgId) && matches(filter, g.name, g.org.name, g.id),
+			)
 			.map((g) => ({ name: `${g.org.name} / ${g.name}`, value: String(g.id) })),
 	};
 }
 
-export async function searchPlants(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchPlants(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const client = await createNodeClient.call(this);
 	const plants = plantsOf(await client.organization.getNodes());
 	return {
@@ -44,7 +56,10 @@ export async function searchPlants(this: ILoadOptionsFunctions, filter?: string)
 	};
 }
 
-export async function searchAssets(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchAssets(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const client = await createNodeClient.call(this);
 	const assets = await allAssets(client);
 	return {
@@ -54,7 +69,10 @@ export async function searchAssets(this: ILoadOptionsFunctions, filter?: string)
 	};
 }
 
-export async function searchReports(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchReports(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const assetId = selectedId.call(this, 'asset');
 	if (assetId === undefined) return { results: [] };
 	const client = await createNodeClient.call(this);
@@ -62,16 +80,25 @@ export async function searchReports(this: ILoadOptionsFunctions, filter?: string
 	return {
 		results: reports
 			.filter((r) => matches(filter, r.title, r.subTitle, r.id))
-			.map((r) => ({ name: `${r.title ?? r.id} (${r.status}, ${r.createdOn ?? 'no date'})`, value: String(r.id) })),
+			.map((r) => ({
+				name: `${r.title ?? r.id} (${r.status}, ${r.createdOn ?? 'no date'})`,
+				value: String(r.id),
+			})),
 	};
 }
 
-export async function searchSubscribers(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchSubscribers(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const client = await createNodeClient.call(this);
 	const users = await client.dataSubscription.getUsers();
 	return {
 		results: users
 			.filter((u) => matches(filter, u.userName, u.topic, u.id))
-			.map((u) => ({ name: `${u.userName ?? u.id}${u.topic ? ` (topic ${u.topic})` : ''}`, value: u.id })),
+			.map((u) => ({
+				name: `${u.userName ?? u.id}${u.topic ? ` (topic ${u.topic})` : ''}`,
+				value: u.id,
+			})),
 	};
 }

@@ -4,7 +4,9 @@ import { createNodeClient } from '../transport';
 import { allAssets, assetLabel } from './fleet';
 
 /** Trend and signal codes of the chosen asset (E16), for Trend and Signal > Get Data. */
-export async function getTrendSignalCodes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getTrendSignalCodes(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const assetId = Number(this.getCurrentNodeParameter('asset', { extractValue: true }));
 	if (!Number.isSafeInteger(assetId) || assetId < 1) {
 		throw new NodeOperationError(this.getNode(), 'Choose an asset first', {

@@ -1,5 +1,10 @@
 import type { ICredentialsDecrypted, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
-import { createClient, DEFAULT_DEADLINE_MS, formatDuration, type DriveMonitoringClient } from '../../../shared';
+import {
+	createClient,
+	DEFAULT_DEADLINE_MS,
+	formatDuration,
+	type DriveMonitoringClient,
+} from '../../../shared';
 import { apiCredentialsOf } from './credentials';
 import { n8nTransport } from './n8nTransport';
 
@@ -12,7 +17,10 @@ export const CREDENTIAL_TYPE = 'driveMonitoringApi';
  * httpRequestWithAuthentication: n8n runs the credential's preAuthentication (token) and
  * authenticate (bearer header) and refreshes the token on a 401, so the core holds no token here.
  */
-export async function createNodeClient(this: IExecuteFunctions | ILoadOptionsFunctions, options: { concurrency?: number } = {}): Promise<DriveMonitoringClient> {
+export async function createNodeClient(
+	this: IExecuteFunctions | ILoadOptionsFunctions,
+	options: { concurrency?: number } = {},
+): Promise<DriveMonitoringClient> {
 	const data = await this.getCredentials(CREDENTIAL_TYPE);
 	const credentials = apiCredentialsOf(data);
 	// Every request of this execution hands n8n the credential decrypted once here: without it, n8n
@@ -20,15 +28,31 @@ export async function createNodeClient(this: IExecuteFunctions | ILoadOptionsFun
 	// the node's CPU per item in bench:n8n). n8n writes a fetched or refreshed token into this same
 	// object, so the requests after it use the new token.
 	const stored = this.getNode().credentials?.[CREDENTIAL_TYPE];
-	const credentialsDecrypted: ICredentialsDecrypted = { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data };
+	const credentialsDecrypted: ICredentialsDecrypted = {
+		id: stored?.id ?? '',
+		name: stored?.name ?? '',
+		type: CREDENTIAL_TYPE,
+		data,
+	};
 	const authenticatedTransport = n8nTransport(
-		async (request) => await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request, { credentialsDecrypted }),
+		async (request) =>
+			await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request, {
+				credentialsDecrypted,
+			}),
 	);
 	// Temporary download links must not carry the bearer token: they go through n8n's plain helper.
 	const transport = n8nTransport(async (options) => await this.helpers.httpRequest(options));
 	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const { deadlineMs, deadlineSetting } = callDeadline(this);
-	return createClient({ ...credentials, authenticatedTransport, transport, signal, deadlineMs, deadlineSetting, concurrency: options.concurrency });
+	return createClient({
+		...credentials,
+		authenticatedTransport,
+		transport,
+		signal,
+		deadlineMs,
+		deadlineSetting,
+		concurrency: options.concurrency,
+	});
 }
 
 /**
@@ -38,7 +62,10 @@ export async function createNodeClient(this: IExecuteFunctions | ILoadOptionsFun
  * where to allow more; a long read can be given more time there, also above the 90 s default.
  * Without it, the core's 90 s.
  */
-function callDeadline(context: IExecuteFunctions | ILoadOptionsFunctions): { deadlineMs: number; deadlineSetting: string } {
+function callDeadline(context: IExecuteFunctions | ILoadOptionsFunctions): {
+	deadlineMs: number;
+	deadlineSetting: string;
+} {
 	const seconds = Number(context.getWorkflowSettings?.()?.executionTimeout);
 	if (Number.isFinite(seconds) && seconds > 0) {
 		return {

@@ -3,7 +3,11 @@
 // preAuthentication/authenticate hooks apply. This adapter is the only place that knows both.
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { DriveMonitoringError, TransportError } from '../../../shared/errors';
-import type { Transport, TransportRequest, TransportResponse } from '../../../shared/transport/types';
+import type {
+	Transport,
+	TransportRequest,
+	TransportResponse,
+} from '../../../shared/transport/types';
 import { raceAbort } from '../../../shared/core/wait';
 
 /** One of n8n's request helpers, bound: `httpRequest` or `httpRequestWithAuthentication`. */
@@ -66,7 +70,12 @@ export function n8nTransport(send: N8nSend): Transport {
  */
 function exchangeFailed(failure: HttpFailure | undefined, error: unknown): TransportError {
 	const code = failure?.code ?? 'NETWORK';
-	return new TransportError({ reason: code, detail: failure?.message ?? String(error), notSent: NOT_SENT.has(code), cause: error });
+	return new TransportError({
+		reason: code,
+		detail: failure?.message ?? String(error),
+		notSent: NOT_SENT.has(code),
+		cause: error,
+	});
 }
 
 function findOwnError(error: unknown): DriveMonitoringError | undefined {
@@ -98,7 +107,8 @@ function toResponse(response: IN8nHttpFullResponse): TransportResponse {
 function lowerCaseHeaders(headers: Record<string, unknown>): TransportResponse['headers'] {
 	const out: TransportResponse['headers'] = {};
 	for (const [name, value] of Object.entries(headers)) {
-		if (typeof value === 'string' || Array.isArray(value)) out[name.toLowerCase()] = value as string | string[];
+		if (typeof value === 'string' || Array.isArray(value))
+			out[name.toLowerCase()] = value as string | string[];
 		else if (value !== undefined && value !== null) out[name.toLowerCase()] = String(value);
 	}
 	return out;

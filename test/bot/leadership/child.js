@@ -4,11 +4,11 @@ const { readFileSync } = require('node:fs');
 const { transformSync } = require('@swc/core');
 
 require.extensions['.ts'] = (module, filename) => {
-  const { code } = transformSync(readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
-    module: { type: 'commonjs' },
-  });
-  module._compile(code, filename);
+	const { code } = transformSync(readFileSync(filename, 'utf8'), {
+		filename,
+		jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
+		module: { type: 'commonjs' },
+	});
+	module._compile(code, filename);
 };
 require('./replica.ts');

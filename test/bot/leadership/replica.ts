@@ -5,10 +5,16 @@ import { databaseSettings } from '../../../bot/state/database-url';
 import { startLeadership } from '../../../bot/state/leadership';
 import { PostgresDatabase } from '../../../bot/state/postgres';
 
-const report = (event: Record<string, unknown>): void => void process.stdout.write(`${JSON.stringify(event)}\n`);
+const report = (event: Record<string, unknown>): void =>
+	void process.stdout.write(`${JSON.stringify(event)}\n`);
 const url = process.env.LEADERSHIP_TEST_URL ?? '';
 const holder = process.env.LEADERSHIP_TEST_HOLDER ?? 'child';
-const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const quiet = {
+	debug: () => undefined,
+	info: () => undefined,
+	warn: () => undefined,
+	error: () => undefined,
+};
 
 async function main(): Promise<void> {
 	const db = await PostgresDatabase.open(databaseSettings({ DRIVE_BOT_DATABASE_URL: url })!);
@@ -36,7 +42,13 @@ async function main(): Promise<void> {
 			acting = false;
 			return;
 		}
-		db.transaction((tx) => tx.run('INSERT INTO test_acts (epoch, holder, at) VALUES (?, ?, clock_timestamp())', epoch, holder))
+		db.transaction((tx) =>
+			tx.run(
+				'INSERT INTO test_acts (epoch, holder, at) VALUES (?, ?, clock_timestamp())',
+				epoch,
+				holder,
+			),
+		)
 			.then(() => {
 				acted = true;
 				report({ event: 'act', epoch });

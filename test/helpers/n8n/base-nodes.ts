@@ -2,9 +2,19 @@
 // dependency of this repository). They keep each node's parameter names and evaluate its
 // expressions per item as n8n does, then record what the real node would send (a Slack
 // message, an email, a spreadsheet) as their output instead of sending it.
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
-function describe(name: string, properties: INodeTypeDescription['properties'], trigger = false): INodeTypeDescription {
+function describe(
+	name: string,
+	properties: INodeTypeDescription['properties'],
+	trigger = false,
+): INodeTypeDescription {
 	return {
 		displayName: name,
 		name,
@@ -19,14 +29,24 @@ function describe(name: string, properties: INodeTypeDescription['properties'], 
 }
 
 class ScheduleTrigger implements INodeType {
-	description = describe('scheduleTrigger', [{ displayName: 'Rule', name: 'rule', type: 'json', default: {} }], true);
+	description = describe(
+		'scheduleTrigger',
+		[{ displayName: 'Rule', name: 'rule', type: 'json', default: {} }],
+		true,
+	);
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [this.getInputData()];
 	}
 }
 
 class StickyNote implements INodeType {
-	description = { ...describe('stickyNote', [{ displayName: 'Content', name: 'content', type: 'string', default: '' }]), inputs: [], outputs: [] } as INodeTypeDescription;
+	description = {
+		...describe('stickyNote', [
+			{ displayName: 'Content', name: 'content', type: 'string', default: '' },
+		]),
+		inputs: [],
+		outputs: [],
+	} as INodeTypeDescription;
 }
 
 /** Each output item is the message Slack would receive. */
@@ -39,7 +59,10 @@ class Slack implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [
 			this.getInputData().map((_, i) => ({
-				json: { channel: (this.getNodeParameter('channelId', i) as IDataObject).value as string, text: this.getNodeParameter('text', i) as string },
+				json: {
+					channel: (this.getNodeParameter('channelId', i) as IDataObject).value as string,
+					text: this.getNodeParameter('text', i) as string,
+				},
 				pairedItem: { item: i },
 			})),
 		];
@@ -57,10 +80,20 @@ class EmailSend implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [
 			this.getInputData().map((item, i) => {
-				const names = String((this.getNodeParameter('options', i) as IDataObject).attachments ?? '').split(',').map((n) => n.trim()).filter(Boolean);
-				const binary = Object.fromEntries(names.filter((n) => item.binary?.[n]).map((n) => [n, item.binary![n]]));
+				const names = String((this.getNodeParameter('options', i) as IDataObject).attachments ?? '')
+					.split(',')
+					.map((n) => n.trim())
+					.filter(Boolean);
+				const binary = Object.fromEntries(
+					names.filter((n) => item.binary?.[n]).map((n) => [n, item.binary![n]]),
+				);
 				return {
-					json: { to: this.getNodeParameter('toEmail', i), subject: this.getNodeParameter('subject', i), text: this.getNodeParameter('text', i), attachments: Object.keys(binary) },
+					json: {
+						to: this.getNodeParameter('toEmail', i),
+						subject: this.getNodeParameter('subject', i),
+						text: this.getNodeParameter('text', i),
+						attachments: Object.keys(binary),
+					},
 					binary,
 					pairedItem: { item: i },
 				};
@@ -73,13 +106,25 @@ class EmailSend implements INodeType {
 class SetNode implements INodeType {
 	description = describe('set', [
 		{ displayName: 'Assignments', name: 'assignments', type: 'json', default: {} },
-		{ displayName: 'Include Other Fields', name: 'includeOtherFields', type: 'boolean', default: false },
+		{
+			displayName: 'Include Other Fields',
+			name: 'includeOtherFields',
+			type: 'boolean',
+			default: false,
+		},
 	]);
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [
 			this.getInputData().map((item, i) => {
-				const assignments = (this.getNodeParameter('assignments', i) as { assignments?: Array<{ name: string; value: unknown }> }).assignments ?? [];
-				const json: IDataObject = this.getNodeParameter('includeOtherFields', i) ? { ...item.json } : {};
+				const assignments =
+					(
+						this.getNodeParameter('assignments', i) as {
+							assignments?: Array<{ name: string; value: unknown }>;
+						}
+					).assignments ?? [];
+				const json: IDataObject = this.getNodeParameter('includeOtherFields', i)
+					? { ...item.json }
+					: {};
 				for (const { name, value } of assignments) json[name] = value as IDataObject[string];
 				return { json, pairedItem: { item: i } };
 			}),
@@ -96,7 +141,18 @@ class ConvertToFile implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const options = this.getNodeParameter('options', 0) as IDataObject;
-		return [[{ json: { format: this.getNodeParameter('operation', 0), fileName: options.fileName, rows: items.map((i) => i.json) }, pairedItem: items.map((_, item) => ({ item })) }]];
+		return [
+			[
+				{
+					json: {
+						format: this.getNodeParameter('operation', 0),
+						fileName: options.fileName,
+						rows: items.map((i) => i.json),
+					},
+					pairedItem: items.map((_, item) => ({ item })),
+				},
+			],
+		];
 	}
 }
 

@@ -60,7 +60,10 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return this.type(type).properties;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
 		const stored = this.find(nodeCredentials, type);
 		return {
 			id: stored.id,
@@ -82,12 +85,17 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		const stored = this.find(nodeCredentials, type);
 		const data: ICredentialDataDecryptedObject = {};
 		for (const property of this.type(type).properties) {
-			data[property.name] = stored.data[property.name] ?? (property.default as ICredentialDataDecryptedObject[string]);
+			data[property.name] =
+				stored.data[property.name] ?? (property.default as ICredentialDataDecryptedObject[string]);
 		}
 		return { ...data, ...stored.data };
 	}
 
-	async updateCredentials(nodeCredentials: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+	async updateCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	) {
 		this.find(nodeCredentials, type).data = { ...data };
 	}
 
@@ -101,11 +109,15 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		credentialsExpired: boolean,
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.type(typeName);
-		const expirable = type.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		const expirable = type.properties.find(
+			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
+		);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
 		// As n8n: the credential test (a noOp node with the "temp" parameter) always fetches afresh.
-		const isTestingCredentials = node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
-		if (credentials[expirable.name] !== '' && !credentialsExpired && !isTestingCredentials) return undefined;
+		const isTestingCredentials =
+			node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
+		if (credentials[expirable.name] !== '' && !credentialsExpired && !isTestingCredentials)
+			return undefined;
 		const output = await type.preAuthentication.call(helpers, credentials);
 		if (output[expirable.name] === undefined) return undefined;
 		const nodeCredentials = node.credentials?.[typeName];
@@ -113,15 +125,25 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (nodeCredentials?.id && this.store.has(nodeCredentials.id)) {
 			const stored = this.find(nodeCredentials, typeName);
 			stored.data = { ...stored.data, ...(output as ICredentialDataDecryptedObject) };
-			this.preAuthenticationCalls.set(stored.id, (this.preAuthenticationCalls.get(stored.id) ?? 0) + 1);
+			this.preAuthenticationCalls.set(
+				stored.id,
+				(this.preAuthenticationCalls.get(stored.id) ?? 0) + 1,
+			);
 		}
 		return Object.assign(credentials, output) as ICredentialDataDecryptedObject;
 	}
 
-	async runPreAuthentication(helpers: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject, typeName: string) {
+	async runPreAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+	) {
 		const type = this.type(typeName);
 		if (typeof type.preAuthentication !== 'function') return undefined;
-		return (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		return (await type.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 	}
 
 	async authenticate(
@@ -135,14 +157,24 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		const { authenticate } = this.type(typeName);
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate?.type !== 'generic') return requestOptions;
-		if (!workflow || !node) throw new Error('generic authentication needs the workflow and the node');
+		if (!workflow || !node)
+			throw new Error('generic authentication needs the workflow and the node');
 		const resolve = (value: string) =>
 			String(
-				workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '') ?? '',
+				workflow.expression.getSimpleParameterValue(
+					node,
+					value,
+					'internal',
+					{ $credentials: credentials },
+					undefined,
+					'',
+				) ?? '',
 			);
 		for (const [target, entries] of Object.entries(authenticate.properties)) {
-			const bag = ((requestOptions as unknown as Record<string, Record<string, string>>)[target] ??= {});
-			for (const [key, value] of Object.entries(entries as Record<string, string>)) bag[resolve(key)] = resolve(value);
+			const bag = ((requestOptions as unknown as Record<string, Record<string, string>>)[target] ??=
+				{});
+			for (const [key, value] of Object.entries(entries as Record<string, string>))
+				bag[resolve(key)] = resolve(value);
 		}
 		return requestOptions;
 	}
@@ -150,7 +182,9 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	private find(nodeCredentials: INodeCredentialsDetails, type: string): StoredCredential {
 		const stored = nodeCredentials.id ? this.store.get(nodeCredentials.id) : undefined;
 		if (!stored || stored.type !== type) {
-			throw new Error(`No stored credential "${nodeCredentials.id ?? nodeCredentials.name}" of type ${type}`);
+			throw new Error(
+				`No stored credential "${nodeCredentials.id ?? nodeCredentials.name}" of type ${type}`,
+			);
 		}
 		return stored;
 	}

@@ -7,7 +7,13 @@ import './environment';
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ExecuteContext, ExecutionLifecycleHooks, LoadOptionsContext, RoutingNode, WorkflowExecute } from 'n8n-core';
+import {
+	ExecuteContext,
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	RoutingNode,
+	WorkflowExecute,
+} from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
@@ -73,11 +79,16 @@ export class N8nTestEngine {
 	}
 
 	readWorkflow(file: string): WorkflowJson {
-		return JSON.parse(readFileSync(path.isAbsolute(file) ? file : path.join(WORKFLOWS_DIR, file), 'utf8')) as WorkflowJson;
+		return JSON.parse(
+			readFileSync(path.isAbsolute(file) ? file : path.join(WORKFLOWS_DIR, file), 'utf8'),
+		) as WorkflowJson;
 	}
 
 	/** What n8n hands every execution: our credentials helper, URLs, hooks; trigger tests share it. */
-	additionalData(hooks?: ExecutionLifecycleHooks, currentNodeParameters?: INodeParameters): IWorkflowExecuteAdditionalData {
+	additionalData(
+		hooks?: ExecutionLifecycleHooks,
+		currentNodeParameters?: INodeParameters,
+	): IWorkflowExecuteAdditionalData {
 		return {
 			credentialsHelper: this.credentialsHelper,
 			hooks,
@@ -129,14 +140,24 @@ export class N8nTestEngine {
 		const start =
 			workflow.getStartNode() ??
 			Object.values(workflow.nodes).find((node) =>
-				this.pack.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description.group.includes('trigger'),
+				this.pack.nodeTypes
+					.getByNameAndVersion(node.type, node.typeVersion)
+					.description.group.includes('trigger'),
 			);
 		if (!start) throw new Error('the workflow has no trigger node');
-		const run = await this.executeFrom(workflow, start, [options.input ?? [{ json: {} }]], 'manual', options.cancel);
+		const run = await this.executeFrom(
+			workflow,
+			start,
+			[options.input ?? [{ json: {} }]],
+			'manual',
+			options.cancel,
+		);
 		return {
 			run,
-			output: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? undefined,
-			nodeError: (nodeName) => run.data.resultData.runData[nodeName]?.[0]?.error as (Error & IDataObject) | undefined,
+			output: (nodeName) =>
+				run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? undefined,
+			nodeError: (nodeName) =>
+				run.data.resultData.runData[nodeName]?.[0]?.error as (Error & IDataObject) | undefined,
 		};
 	}
 
@@ -173,7 +194,11 @@ export class N8nTestEngine {
 				nodeExecutionStack: [{ node: start, data: { main: input }, source: null }],
 			},
 		} as unknown as IRunExecutionData;
-		const execution = new WorkflowExecute(this.additionalData(hooks), mode, runExecutionData).processRunExecutionData(workflow);
+		const execution = new WorkflowExecute(
+			this.additionalData(hooks),
+			mode,
+			runExecutionData,
+		).processRunExecutionData(workflow);
 		if (!cancel) return await execution;
 		// n8n's own cancellation: PCancelable.cancel() aborts the signal nodes get from getExecutionCancelSignal().
 		const onCancel = () => execution.cancel();
@@ -191,8 +216,18 @@ export class N8nTestEngine {
 	}
 
 	private contextFor(node: INode, parameterPath: string): LoadOptionsContext {
-		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: this.pack.nodeTypes });
-		return new LoadOptionsContext(workflow, node, this.additionalData(undefined, node.parameters), parameterPath);
+		const workflow = new Workflow({
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes: this.pack.nodeTypes,
+		});
+		return new LoadOptionsContext(
+			workflow,
+			node,
+			this.additionalData(undefined, node.parameters),
+			parameterPath,
+		);
 	}
 
 	/** A resource locator's list search, as the editor calls it. */
@@ -215,7 +250,10 @@ export class N8nTestEngine {
 	 * credential (so preAuthentication and authenticate run), errors turned into the message the
 	 * editor shows (the rule of a matching status, the status text, the error code, or the message).
 	 */
-	async testCredential(type: string, data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
+	async testCredential(
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<INodeCredentialTestResult> {
 		const testRequest = this.pack.credentialTypes.get(type)?.test;
 		if (!testRequest) throw new Error(`credential type ${type} has no test`);
 		const nodeType: INodeType = {
@@ -229,7 +267,15 @@ export class N8nTestEngine {
 				inputs: ['main'],
 				outputs: ['main'],
 				credentials: [{ name: type, required: true }],
-				properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest.request }, default: '' }],
+				properties: [
+					{
+						displayName: 'Temp',
+						name: 'temp',
+						type: 'string',
+						routing: { request: testRequest.request },
+						default: '',
+					},
+				],
 			} as INodeType['description'],
 		};
 		const node: INode = {
@@ -241,7 +287,11 @@ export class N8nTestEngine {
 			position: [0, 0],
 			credentials: { [type]: { id: 'credential-under-test', name: 'credential under test' } },
 		};
-		const nodeTypes = { ...this.pack.nodeTypes, getByName: () => nodeType, getByNameAndVersion: () => nodeType };
+		const nodeTypes = {
+			...this.pack.nodeTypes,
+			getByName: () => nodeType,
+			getByNameAndVersion: () => nodeType,
+		};
 		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
 		const workflowNode = workflow.getNode(node.name)!;
 		const context = new ExecuteContext(
@@ -256,15 +306,29 @@ export class N8nTestEngine {
 			{ node: workflowNode, data: {}, source: null },
 			[],
 		);
-		const credentials: ICredentialsDecrypted = { id: 'credential-under-test', name: 'credential under test', type, data };
+		const credentials: ICredentialsDecrypted = {
+			id: 'credential-under-test',
+			name: 'credential under test',
+			type,
+			data,
+		};
 		try {
 			await new RoutingNode(context, nodeType, credentials).runNode();
 		} catch (error) {
-			const { cause, message } = error as { cause?: { response?: { status: number; statusText?: string }; code?: string }; message: string };
+			const { cause, message } = error as {
+				cause?: { response?: { status: number; statusText?: string }; code?: string };
+				message: string;
+			};
 			if (cause?.response) {
-				const rule = testRequest.rules?.find((r) => r.type === 'responseCode' && r.properties.value === cause.response!.status);
+				const rule = testRequest.rules?.find(
+					(r) => r.type === 'responseCode' && r.properties.value === cause.response!.status,
+				);
 				if (rule) return { status: 'Error', message: rule.properties.message };
-				return { status: 'Error', message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}` };
+				return {
+					status: 'Error',
+					message:
+						cause.response.statusText || `Received HTTP status code: ${cause.response.status}`,
+				};
 			}
 			if (cause?.code) return { status: 'Error', message: cause.code };
 			return { status: 'Error', message: String(message) };

@@ -83,7 +83,9 @@ export function loadPackage(): LoadedPackage {
 	const credentialTypes = new Map<string, ICredentialType>();
 	let packageName = '';
 	for (const { manifest: manifestFile, builtFrom } of PACKAGES) {
-		const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, manifestFile), 'utf8')) as Manifest;
+		const manifest = JSON.parse(
+			readFileSync(path.join(REPO_ROOT, manifestFile), 'utf8'),
+		) as Manifest;
 		packageName ||= manifest.name;
 		const built = (file: string) => file.replace(/^dist\//, builtFrom);
 		for (const file of manifest.n8n.nodes.map(built)) {
@@ -100,8 +102,10 @@ export function loadPackage(): LoadedPackage {
 	nodes.set('n8n-nodes-base.manualTrigger', new ManualTrigger());
 	const nodeTypes: INodeTypes = {
 		getByName: (name) => known(nodes, name),
-		getByNameAndVersion: (name, version) => NodeHelpers.getVersionedNodeType(known(nodes, name), version),
-		getKnownTypes: () => Object.fromEntries([...nodes.keys()].map((name) => [name, {}])) as IDataObject,
+		getByNameAndVersion: (name, version) =>
+			NodeHelpers.getVersionedNodeType(known(nodes, name), version),
+		getKnownTypes: () =>
+			Object.fromEntries([...nodes.keys()].map((name) => [name, {}])) as IDataObject,
 	};
 	return { packageName, nodeTypes, nodes, credentialTypes };
 }

@@ -23,9 +23,15 @@ export const assetListProperties: INodeProperties[] = [
 	simplifyOption,
 ];
 
-export function assetListItems(this: IExecuteFunctions, assets: Asset[], itemIndex: number): INodeExecutionData[] {
+export function assetListItems(
+	this: IExecuteFunctions,
+	assets: Asset[],
+	itemIndex: number,
+): INodeExecutionData[] {
 	const types = this.getNodeParameter('assetTypes', itemIndex, []) as string[];
-	const kept = types.length > 0 ? withMembers(assets).filter((asset) => types.includes(asset.assetType)) : assets;
+	const kept =
+		types.length > 0
+			? withMembers(assets).filter((asset) => types.includes(asset.assetType))
+			: assets;
 	return toItems(this.getNodeParameter('simplify', itemIndex) ? kept.map(simplifyAsset) : kept);
 }
-

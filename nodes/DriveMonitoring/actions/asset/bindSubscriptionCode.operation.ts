@@ -6,7 +6,8 @@ export const bindSubscriptionCode: Operation = {
 	option: {
 		name: 'Bind Subscription Code',
 		value: 'bindSubscriptionCode',
-		action: 'Bind a subscription code to an asset. CHANGES THE FLEET: binds a subscription code to an asset (by ID); use only when a person gave the code',
+		action:
+			'Bind a subscription code to an asset. CHANGES THE FLEET: binds a subscription code to an asset (by ID); use only when a person gave the code',
 		description:
 			'Activate a subscription on a drive or motor with a subscription code (not for powertrains; NETA-21 assets take Premium codes only)',
 	},
@@ -22,7 +23,12 @@ export const bindSubscriptionCode: Operation = {
 	],
 	async execute(client, itemIndex) {
 		const assetId = await resolveIdParameter.call(this, client, 'asset', itemIndex);
-		const subscriptionCode = getTextParameter.call(this, 'subscriptionCode', 'Subscription Code', itemIndex);
+		const subscriptionCode = getTextParameter.call(
+			this,
+			'subscriptionCode',
+			'Subscription Code',
+			itemIndex,
+		);
 		await client.subscription.bind({ assetId, subscriptionCode });
 		return doneItem({ assetId, subscriptionCode });
 	},

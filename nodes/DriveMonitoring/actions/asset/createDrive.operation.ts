@@ -74,7 +74,8 @@ export const createDrive: Operation = {
 	option: {
 		name: 'Create Drive',
 		value: 'createDrive',
-		action: 'Create a drive asset. CHANGES THE FLEET: registers a new drive asset by serial number in a group and returns its ID; use only when a person asked to add a drive',
+		action:
+			'Create a drive asset. CHANGES THE FLEET: registers a new drive asset by serial number in a group and returns its ID; use only when a person asked to add a drive',
 		description:
 			'Register a drive behind a NETA-21 or IoT Panel gateway in an asset group and plant (drives only; not for motors or powertrains)',
 	},
@@ -84,7 +85,17 @@ export const createDrive: Operation = {
 		const deviceNodeId = getTextParameter.call(this, 'deviceNodeId', 'Device Node ID', itemIndex);
 		const assetReference =
 			gatewayType === 'NETA21'
-				? { NETA21: { gatewaySN: getTextParameter.call(this, 'gatewaySerialNumber', 'Gateway Serial Number', itemIndex), deviceNodeId } }
+				? {
+						NETA21: {
+							gatewaySN: getTextParameter.call(
+								this,
+								'gatewaySerialNumber',
+								'Gateway Serial Number',
+								itemIndex,
+							),
+							deviceNodeId,
+						},
+					}
 				: {
 						IOTPanel: {
 							driveModel: getTextParameter.call(this, 'driveModel', 'Drive Model', itemIndex),

@@ -6,7 +6,8 @@ export const deleteAsset: Operation = {
 	option: {
 		name: 'Delete',
 		value: 'delete',
-		action: 'Delete an asset. CHANGES THE FLEET, cannot be undone: deletes an asset (by ID); use only when a person asked to delete that asset',
+		action:
+			'Delete an asset. CHANGES THE FLEET, cannot be undone: deletes an asset (by ID); use only when a person asked to delete that asset',
 		description: 'Delete a drive or motor from the organization (not for powertrains)',
 	},
 	properties: [locator('asset')],

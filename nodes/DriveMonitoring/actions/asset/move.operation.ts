@@ -6,10 +6,17 @@ export const move: Operation = {
 	option: {
 		name: 'Move',
 		value: 'move',
-		action: 'Move an asset to another group. CHANGES THE FLEET: moves an asset (by ID) to another asset group; use only when a person asked to move it',
+		action:
+			'Move an asset to another group. CHANGES THE FLEET: moves an asset (by ID) to another asset group; use only when a person asked to move it',
 		description: 'Move an asset to another asset group',
 	},
-	properties: [locator('asset'), locator('assetGroup', { displayName: 'Target Asset Group', description: 'The group the asset moves to' })],
+	properties: [
+		locator('asset'),
+		locator('assetGroup', {
+			displayName: 'Target Asset Group',
+			description: 'The group the asset moves to',
+		}),
+	],
 	async execute(client, itemIndex) {
 		const assetId = await resolveIdParameter.call(this, client, 'asset', itemIndex);
 		const assetGroupId = await resolveIdParameter.call(this, client, 'assetGroup', itemIndex);

@@ -6,7 +6,8 @@ export const rename: Operation = {
 	option: {
 		name: 'Rename',
 		value: 'rename',
-		action: 'Rename an asset. CHANGES THE FLEET: gives an asset (by ID) a new name; use only when a person asked to rename it',
+		action:
+			'Rename an asset. CHANGES THE FLEET: gives an asset (by ID) a new name; use only when a person asked to rename it',
 		description: 'Give an asset a new name (up to 30 characters)',
 	},
 	properties: [

@@ -5,7 +5,16 @@ import { pick } from '../output';
 /** An asset list item without the nested PowerTrain members (their IDs are kept). */
 export function simplifyAsset(asset: Asset): IDataObject {
 	return {
-		...pick(asset, ['id', 'name', 'serialNumber', 'assetType', 'organizationId', 'organizationName', 'assetGroupId', 'assetGroupName']),
+		...pick(asset, [
+			'id',
+			'name',
+			'serialNumber',
+			'assetType',
+			'organizationId',
+			'organizationName',
+			'assetGroupId',
+			'assetGroupName',
+		]),
 		subAssetIds: asset.subAssets?.map((sub) => sub.id) ?? [],
 	};
 }

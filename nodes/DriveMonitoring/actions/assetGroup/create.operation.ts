@@ -6,7 +6,8 @@ export const create: Operation = {
 	option: {
 		name: 'Create',
 		value: 'create',
-		action: 'Create an asset group. CHANGES THE FLEET: creates an asset group under a parent group and returns its ID; use only when a person asked to create a group',
+		action:
+			'Create an asset group. CHANGES THE FLEET: creates an asset group under a parent group and returns its ID; use only when a person asked to create a group',
 		description: 'Create an asset group (name up to 20 characters) in an end-user organization',
 	},
 	properties: [

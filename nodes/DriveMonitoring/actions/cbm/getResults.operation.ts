@@ -8,7 +8,8 @@ export const getResults: Operation = {
 	option: {
 		name: 'Get Results',
 		value: 'getResults',
-		action: 'Get predictive maintenance results: returns the predictive maintenance (CBM) results of one drive: status and predicted maintenance dates of its fan, capacitor and IGBT (a null date has already passed); use for "when does it need service?"',
+		action:
+			'Get predictive maintenance results: returns the predictive maintenance (CBM) results of one drive: status and predicted maintenance dates of its fan, capacitor and IGBT (a null date has already passed); use for "when does it need service?"',
 		description:
 			'Get the condition-based maintenance analysis of a drive: status and predicted maintenance dates of its fan, capacitor and IGBT, one item per component (Standard and Premium levels only)',
 	},
@@ -18,7 +19,7 @@ export const getResults: Operation = {
 		{
 			...simplifyOption,
 			description:
-				"Whether to replace the 30 daily KPIs with the latest one (spreadsheet-ready rows) instead of returning the whole history",
+				'Whether to replace the 30 daily KPIs with the latest one (spreadsheet-ready rows) instead of returning the whole history',
 		},
 	],
 	async execute(client, itemIndex) {
@@ -26,7 +27,19 @@ export const getResults: Operation = {
 		const results = await client.assetData.getCbm({ assetId });
 		const simplify = this.getNodeParameter('simplify', itemIndex) as boolean;
 		// The platform's dates are UTC+8 calendar dates: each gets its UTC instant beside it (…At).
-		return toItems(results.map((result) => withPlanInstants(simplify ? simplifyCbm(assetId, result) : { assetId, ...result, deviceDayKPIs: result.deviceDayKPIs.map((day) => withUtcInstants(day, ['date'])) })));
+		return toItems(
+			results.map((result) =>
+				withPlanInstants(
+					simplify
+						? simplifyCbm(assetId, result)
+						: {
+								assetId,
+								...result,
+								deviceDayKPIs: result.deviceDayKPIs.map((day) => withUtcInstants(day, ['date'])),
+							},
+				),
+			),
+		);
 	},
 };
 
@@ -40,5 +53,10 @@ function simplifyCbm(assetId: number, result: CbmResult) {
 }
 
 function withPlanInstants<T extends Record<string, unknown>>(result: T) {
-	return withUtcInstants(result, ['predictedNoPlanDate', 'predictedStartPlanDate', 'predictedRunPlanDate', 'latestKpiDate']);
+	return withUtcInstants(result, [
+		'predictedNoPlanDate',
+		'predictedStartPlanDate',
+		'predictedRunPlanDate',
+		'latestKpiDate',
+	]);
 }

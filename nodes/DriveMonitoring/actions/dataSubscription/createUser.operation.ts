@@ -5,7 +5,8 @@ export const createUser: Operation = {
 	option: {
 		name: 'Create User',
 		value: 'createUser',
-		action: 'Create the data subscription user. CHANGES THE FLEET: creates the data subscription user for pushed data; use only when a person asked',
+		action:
+			'Create the data subscription user. CHANGES THE FLEET: creates the data subscription user for pushed data; use only when a person asked',
 		description:
 			"Create the organization's data-subscription user (one per organization) through which asset data is pushed; returns its password once",
 	},

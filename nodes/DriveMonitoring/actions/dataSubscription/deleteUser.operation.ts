@@ -6,7 +6,8 @@ export const deleteUser: Operation = {
 	option: {
 		name: 'Delete User',
 		value: 'deleteUser',
-		action: 'Delete the data subscription user. CHANGES THE FLEET: deletes the data subscription user; use only when a person asked',
+		action:
+			'Delete the data subscription user. CHANGES THE FLEET: deletes the data subscription user; use only when a person asked',
 		description: 'Delete the data-subscription user and its queue of pushed data',
 	},
 	properties: [locator('subscriber')],

@@ -6,7 +6,8 @@ export const resetPassword: Operation = {
 	option: {
 		name: 'Reset Password',
 		value: 'resetPassword',
-		action: 'Reset the data subscription password. CHANGES THE FLEET: sets a new data subscription password; use only when a person asked',
+		action:
+			'Reset the data subscription password. CHANGES THE FLEET: sets a new data subscription password; use only when a person asked',
 		description: 'Give the data-subscription user a new password; returns it once',
 	},
 	properties: [locator('subscriber')],

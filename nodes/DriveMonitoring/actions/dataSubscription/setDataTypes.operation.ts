@@ -9,7 +9,8 @@ export const setDataTypes: Operation = {
 	option: {
 		name: 'Set Data Types',
 		value: 'setDataTypes',
-		action: 'Set the pushed data types. CHANGES THE FLEET: sets which data types are pushed to the data subscription; use only when a person asked',
+		action:
+			'Set the pushed data types. CHANGES THE FLEET: sets which data types are pushed to the data subscription; use only when a person asked',
 		description:
 			'Choose which data is pushed to the data-subscription user (events, hourly online state, finished reports, daily CBM) and on which topic; replaces the previous choice',
 	},
@@ -46,6 +47,8 @@ export const setDataTypes: Operation = {
 				description: 'Select at least one data type to push.',
 			});
 		}
-		return toItems(await client.dataSubscription.setDataTypes({ subCustomerId, topicName, subDataTypes }));
+		return toItems(
+			await client.dataSubscription.setDataTypes({ subCustomerId, topicName, subDataTypes }),
+		);
 	},
 };

@@ -6,7 +6,8 @@ export const getAssetStatistics: Operation = {
 	option: {
 		name: 'Get Asset Statistics',
 		value: 'getAssetStatistics',
-		action: 'Get asset counts of an organization: counts of drives, motors and powertrains of an organization; use for a fleet overview',
+		action:
+			'Get asset counts of an organization: counts of drives, motors and powertrains of an organization; use for a fleet overview',
 		description:
 			'Count drives, motors and powertrains of an organization; a service provider also gets one entry per authorized customer',
 	},

@@ -7,7 +7,8 @@ export const getTree: Operation = {
 	option: {
 		name: 'Get Tree',
 		value: 'getTree',
-		action: 'Get the organization tree: returns the organization with its plants and asset groups (IDs and names); use to find a group or plant ID by name',
+		action:
+			'Get the organization tree: returns the organization with its plants and asset groups (IDs and names); use to find a group or plant ID by name',
 		description:
 			"Get the organization's tree: asset groups and plants of an end-user organization, or the served organizations of a service provider",
 	},
@@ -38,7 +39,9 @@ export const getTree: Operation = {
 function flatten(node: OrganizationNode): INodeExecutionData[] {
 	const org = { orgId: node.orgId, orgName: node.orgName, orgType: node.orgType };
 	return [
-		...node.assetGroups.map((g) => ({ json: { ...org, kind: 'assetGroup', id: g.id, name: g.name } })),
+		...node.assetGroups.map((g) => ({
+			json: { ...org, kind: 'assetGroup', id: g.id, name: g.name },
+		})),
 		...node.plants.map((p) => ({ json: { ...org, kind: 'plant', id: p.id, name: p.name } })),
 		...node.subOrgs.flatMap((sub) => flatten(sub)),
 	];

@@ -6,8 +6,10 @@ export const getContent: Operation = {
 	option: {
 		name: 'Get Content',
 		value: 'getContent',
-		action: 'Get the content of a parameter backup: returns the parameter values stored in one parameter backup (by backup ID); use to check or compare drive settings',
-		description: 'Get the parameter values stored in one backup of a drive, one item per parameter (or per group)',
+		action:
+			'Get the content of a parameter backup: returns the parameter values stored in one parameter backup (by backup ID); use to check or compare drive settings',
+		description:
+			'Get the parameter values stored in one backup of a drive, one item per parameter (or per group)',
 	},
 	readOnly: true,
 	properties: [
@@ -26,8 +28,16 @@ export const getContent: Operation = {
 			type: 'options',
 			default: 'parameter',
 			options: [
-				{ name: 'One Item per Parameter', value: 'parameter', description: 'Rows with group title, ID, name, value, unit, minimum and maximum' },
-				{ name: 'One Item per Group', value: 'group', description: 'Groups as the API returns them' },
+				{
+					name: 'One Item per Parameter',
+					value: 'parameter',
+					description: 'Rows with group title, ID, name, value, unit, minimum and maximum',
+				},
+				{
+					name: 'One Item per Group',
+					value: 'group',
+					description: 'Groups as the API returns them',
+				},
 			],
 		},
 	],
@@ -36,6 +46,10 @@ export const getContent: Operation = {
 		const parameterSetId = getTextParameter.call(this, 'backupId', 'Backup ID', itemIndex);
 		const groups = await client.assetData.getParameterBackup({ assetId, parameterSetId });
 		if (this.getNodeParameter('output', itemIndex) === 'group') return toItems(groups);
-		return toItems(groups.flatMap((group) => group.parameters.map((parameter) => ({ group: group.title, ...parameter }))));
+		return toItems(
+			groups.flatMap((group) =>
+				group.parameters.map((parameter) => ({ group: group.title, ...parameter })),
+			),
+		);
 	},
 };

@@ -1,5 +1,11 @@
 import type { Operation } from '../types';
-import { getDateParameter, resolveIdParameter, locator, timeRange, timeRangeDefaults } from '../common';
+import {
+	getDateParameter,
+	resolveIdParameter,
+	locator,
+	timeRange,
+	timeRangeDefaults,
+} from '../common';
 import { toItems } from '../output';
 import { withUtcInstants } from '../../../../shared/time';
 
@@ -7,8 +13,10 @@ export const getMany: Operation = {
 	option: {
 		name: 'Get Many',
 		value: 'getMany',
-		action: 'Get parameter backups of a drive: list the parameter backups of one drive in a time range (ID, time, kind); use to find a backup before reading its content',
-		description: 'List the parameter backups of a drive taken in a time range (at most 365 days), one item per backup',
+		action:
+			'Get parameter backups of a drive: list the parameter backups of one drive in a time range (ID, time, kind); use to find a backup before reading its content',
+		description:
+			'List the parameter backups of a drive taken in a time range (at most 365 days), one item per backup',
 	},
 	readOnly: true,
 	properties: [locator('asset'), ...timeRange(timeRangeDefaults.last30Days, 'backup time range')],

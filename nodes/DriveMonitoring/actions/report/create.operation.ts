@@ -6,7 +6,13 @@ import { resolveTarget } from '../../../../shared/resolve/directory';
 import type { Report } from '../../../../shared/schemas';
 import type { DriveMonitoringClient } from '../../transport';
 import type { Operation } from '../types';
-import { binaryPropertyOption, getCalendarDateParameter, resolveIdParameter, getTextParameter, locator } from '../common';
+import {
+	binaryPropertyOption,
+	getCalendarDateParameter,
+	resolveIdParameter,
+	getTextParameter,
+	locator,
+} from '../common';
 import { toItems } from '../output';
 import { downloadAsItem, linkExpiresAt } from '../../helpers/files';
 
@@ -99,26 +105,38 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		displayOptions: waiting,
-		description: 'Whether to download the finished report as binary data instead of returning its temporary link',
+		description:
+			'Whether to download the finished report as binary data instead of returning its temporary link',
 	},
-	{ ...binaryPropertyOption(), displayOptions: { show: { waitUntilReady: [true], download: [true] } } },
+	{
+		...binaryPropertyOption(),
+		displayOptions: { show: { waitUntilReady: [true], download: [true] } },
+	},
 ];
 
 export const create: Operation = {
 	option: {
 		name: 'Create',
 		value: 'create',
-		action: 'Create a report: request a new report for an asset and return the report ID (it is generated in the background); use when a person asked for a report',
+		action:
+			'Create a report: request a new report for an asset and return the report ID (it is generated in the background); use when a person asked for a report',
 		description:
 			'Generate a PDF report on one asset or a fleet over 7 to 90 days, optionally wait until it is ready and download it (Basic level and above)',
 	},
 	properties,
 	async execute(client, itemIndex) {
-		const reportType = this.getNodeParameter('reportType', itemIndex) as 'UserDriveReport' | 'UserFleetReport';
+		const reportType = this.getNodeParameter('reportType', itemIndex) as
+			| 'UserDriveReport'
+			| 'UserFleetReport';
 		const assetIds =
 			reportType === 'UserDriveReport'
 				? [await resolveIdParameter.call(this, client, 'asset', itemIndex)]
-				: await toAssetIds.call(this, client, this.getNodeParameter('assetIds', itemIndex), itemIndex);
+				: await toAssetIds.call(
+						this,
+						client,
+						this.getNodeParameter('assetIds', itemIndex),
+						itemIndex,
+					);
 		const created = await client.assetData.createReport({
 			assetIds,
 			reportType,
@@ -131,9 +149,24 @@ export const create: Operation = {
 
 		const timeoutMs = (this.getNodeParameter('timeoutSeconds', itemIndex) as number) * 1000;
 		const intervalMs = (this.getNodeParameter('pollIntervalSeconds', itemIndex) as number) * 1000;
-		const ready = await waitForReport.call(this, client, assetIds[0], created, timeoutMs, intervalMs, itemIndex);
-		const link = await client.assetData.getReportDownload({ assetId: assetIds[0], reportId: ready.id });
-		const json = { ...ready, fileTemplink: link.fileTemplink, ...(link.fileTemplink ? { fileTemplinkExpiresAt: linkExpiresAt() } : {}) };
+		const ready = await waitForReport.call(
+			this,
+			client,
+			assetIds[0],
+			created,
+			timeoutMs,
+			intervalMs,
+			itemIndex,
+		);
+		const link = await client.assetData.getReportDownload({
+			assetId: assetIds[0],
+			reportId: ready.id,
+		});
+		const json = {
+			...ready,
+			fileTemplink: link.fileTemplink,
+			...(link.fileTemplink ? { fileTemplinkExpiresAt: linkExpiresAt() } : {}),
+		};
 		if (!this.getNodeParameter('download', itemIndex) || !link.fileTemplink) return toItems(json);
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 		return [await downloadAsItem.call(this, client, link.fileTemplink, binaryPropertyName, json)];
@@ -145,12 +178,20 @@ export const create: Operation = {
  * in the other asset fields (shared/resolve), and one that is not exactly one asset is refused
  * before the report is requested, naming the entry and the candidates.
  */
-async function toAssetIds(this: IExecuteFunctions, client: DriveMonitoringClient, value: unknown, itemIndex: number): Promise<number[]> {
-	const list = (Array.isArray(value) ? value : String(value ?? '').split(',')).map((v) => String(v).trim()).filter((v) => v !== '');
+async function toAssetIds(
+	this: IExecuteFunctions,
+	client: DriveMonitoringClient,
+	value: unknown,
+	itemIndex: number,
+): Promise<number[]> {
+	const list = (Array.isArray(value) ? value : String(value ?? '').split(','))
+		.map((v) => String(v).trim())
+		.filter((v) => v !== '');
 	if (list.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Asset Names or IDs is empty', {
 			itemIndex,
-			description: 'A fleet report needs one or more assets: their IDs, or names that match only them.',
+			description:
+				'A fleet report needs one or more assets: their IDs, or names that match only them.',
 		});
 	}
 	const ids: number[] = [];
@@ -159,7 +200,8 @@ async function toAssetIds(this: IExecuteFunctions, client: DriveMonitoringClient
 		if ('refusal' in resolved) {
 			throw new NodeOperationError(this.getNode(), `Asset Names or IDs: ${resolved.refusal}`, {
 				itemIndex,
-				description: 'Choose the assets from the list, or give their IDs or names that match only them.',
+				description:
+					'Choose the assets from the list, or give their IDs or names that match only them.',
 			});
 		}
 		ids.push(resolved.id);
@@ -188,21 +230,30 @@ async function waitForReport(
 	const seconds = Number((timeoutMs / 1000).toFixed(3));
 	let current = created;
 	const cancelled = () =>
-		new NodeOperationError(this.getNode(), `Stopped waiting for report ${created.id}: the execution was cancelled`, {
-			itemIndex,
-			description: `The execution was stopped (by a person, or by Timeout Workflow in the workflow settings) while the report was still ${current.status}. The platform goes on generating it: download it later with Report > Download, or run the workflow again with "Wait Until Ready" and a "Timeout (Seconds)" that fits in the workflow's timeout.`,
-		});
+		new NodeOperationError(
+			this.getNode(),
+			`Stopped waiting for report ${created.id}: the execution was cancelled`,
+			{
+				itemIndex,
+				description: `The execution was stopped (by a person, or by Timeout Workflow in the workflow settings) while the report was still ${current.status}. The platform goes on generating it: download it later with Report > Download, or run the workflow again with "Wait Until Ready" and a "Timeout (Seconds)" that fits in the workflow's timeout.`,
+			},
+		);
 	const timedOut = () =>
-		new NodeOperationError(this.getNode(), `Report ${created.id} was not ready within ${formatDuration(timeoutMs)}`, {
-			itemIndex,
-			description: `Its status is still ${current.status} after ${formatDuration(Date.now() - started)} (Timeout (Seconds) is ${seconds}). Increase "Timeout (Seconds)", or turn off "Wait Until Ready" and download it later with Report > Download.`,
-		});
+		new NodeOperationError(
+			this.getNode(),
+			`Report ${created.id} was not ready within ${formatDuration(timeoutMs)}`,
+			{
+				itemIndex,
+				description: `Its status is still ${current.status} after ${formatDuration(Date.now() - started)} (Timeout (Seconds) is ${seconds}). Increase "Timeout (Seconds)", or turn off "Wait Until Ready" and download it later with Report > Download.`,
+			},
+		);
 	for (;;) {
 		if (current.status === 'Created') return current;
 		if (current.status === 'Failed') {
 			throw new NodeOperationError(this.getNode(), `Report ${created.id} failed to generate`, {
 				itemIndex,
-				description: 'The platform marked the report as Failed. Check that every asset is at least 7 days old and try again.',
+				description:
+					'The platform marked the report as Failed. Check that every asset is at least 7 days old and try again.',
 			});
 		}
 		if (cancel?.aborted) throw cancelled();

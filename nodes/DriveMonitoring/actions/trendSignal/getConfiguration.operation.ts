@@ -4,7 +4,8 @@ export const getConfiguration = assetRead(
 	{
 		name: 'Get Configuration',
 		value: 'getConfiguration',
-		action: 'Get trend and signal configuration: list the trends and signals one asset records (code, name, unit); use first to get the codes that Get Trend and Signal Time Series needs',
+		action:
+			'Get trend and signal configuration: list the trends and signals one asset records (code, name, unit); use first to get the codes that Get Trend and Signal Time Series needs',
 		description:
 			'List the trends and signals an asset records (name, code, label, unit), one item per parameter; the codes are what Get Data queries',
 	},
