@@ -1,5 +1,5 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { displayName, fleetOf } from '../../../shared/fleet';
+import { displayName, fleetOf, type FleetPlace } from '../../../shared/fleet';
 import { mentions } from '../../../shared/resolve/match';
 import { createNodeClient } from '../transport';
 import { assetLabel } from './labels';
@@ -35,18 +35,10 @@ export async function searchAssetGroups(
 	const client = await createNodeClient.call(this);
 	const orgId = selectedId.call(this, 'organization');
 	const { groups } = await fleetOf(client).tree();
-	return {
-		results: groups
-			.filter(
-				(g) =>
-					(orgId === undefined || g.organization.id === orgId) &&
-					mentions(filter, displayName(g), displayName(g.organization), g.id),
-			)
-			.map((g) => ({
-				name: `${displayName(g.organization)} / ${displayName(g)}`,
-				value: String(g.id),
-			})),
-	};
+	return placesFound(
+		groups.filter((g) => orgId === undefined || g.organization.id === orgId),
+		filter,
+	);
 }
 
 export async function searchPlants(
@@ -54,9 +46,13 @@ export async function searchPlants(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const client = await createNodeClient.call(this);
-	const { plants } = await fleetOf(client).tree();
+	return placesFound((await fleetOf(client).tree()).plants, filter);
+}
+
+/** Asset groups or plants by their name, their organization's or their id, shown under their organization. */
+function placesFound(places: FleetPlace[], filter: string | undefined): INodeListSearchResult {
 	return {
-		results: plants
+		results: places
 			.filter((p) => mentions(filter, displayName(p), displayName(p.organization), p.id))
 			.map((p) => ({
 				name: `${displayName(p.organization)} / ${displayName(p)}`,
