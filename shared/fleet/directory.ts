@@ -1,7 +1,7 @@
 // The fleet a credential sees, read through the existing endpoints (the API has no search): the
 // organization tree (E2) once, then the assets of each end-user organization (E3). The n8n node's
-// pickers and name resolution, the poll trigger and the Slack bot all read it here, so they agree
-// on which organizations and assets a credential sees.
+// pickers and name resolution and the Slack bot read it here, so they agree on which organizations
+// and assets a credential sees.
 import { Limiter } from '../core/limiter';
 import type { Asset, OrganizationNode } from '../schemas/resources';
 import { readTree, type OrganizationTree } from './organizations';
