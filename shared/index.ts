@@ -1,6 +1,10 @@
-// The public surface of the API core. Nodes and the bot import from here only. It names no
-// timer and no HTTP client, so n8n's pack can load it under n8n Cloud's rules; the host installs
-// those: shared/runtime/node (Node programs: node:timers, undici) or shared/runtime/n8n (the pack).
+// The API core's surface in one import: createClient, its options and errors, the schemas, the
+// fleet directory and the helpers. The nodes, the bot, tests and benchmarks import either this
+// file or the one module they need (shared/schemas, shared/errors, shared/fleet, ...): the same
+// code either way. Nothing here names a timer or an HTTP client, so n8n's pack can load it under
+// n8n Cloud's rules; the host installs those: shared/runtime/node (Node programs: node:timers,
+// undici) or shared/runtime/n8n (the pack). The Node-only modules (shared/push,
+// shared/runtime/node, shared/transport/undici) are not exported here: import them by path.
 export {
 	createClient,
 	DEFAULT_CONCURRENCY,
@@ -74,6 +78,7 @@ export {
 } from './ranges';
 export * from './levels';
 export { fileNameOf, type DownloadedFile } from './files';
+export * from './fleet';
 export * as schemas from './schemas';
 export type * from './schemas/resources';
 export type {

@@ -1,8 +1,9 @@
-import { Limiter } from '../../shared/core/limiter';
-import { resolveName } from '../../shared/resolve/match';
+import { FleetDirectory, powerTrainsByMember } from '../../shared/fleet';
+import { mentions, resolveName } from '../../shared/resolve/match';
 import type { AssetRef } from '../alerts/model';
 import type { BotLogger } from '../log';
-import type { AssetDetail, AssetListItem, DrivePlatform, OrgNode } from './types';
+import { nearest } from './nearest';
+import type { AssetDetail, AssetListItem, DrivePlatform } from './types';
 
 export type Lookup =
 	| { kind: 'found'; asset: AssetListItem }
@@ -13,37 +14,15 @@ export type Lookup =
 /** Asset details kept (E8); each is a few hundred bytes. */
 export const DEFAULT_MAX_DETAILS = 5_000;
 
-/** Edit distance, for "did you mean" suggestions. */
-function distance(a: string, b: string): number {
-	const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-	for (let i = 1; i <= a.length; i++) {
-		let diagonal = row[0];
-		row[0] = i;
-		for (let j = 1; j <= b.length; j++) {
-			const above = row[j];
-			row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-			diagonal = above;
-		}
-	}
-	return row[b.length];
-}
-
-const norm = (value: string | null | undefined) => (value ?? '').trim().toLowerCase();
-
-/** EU organizations below a node: the node itself for an EU, its served organizations otherwise. */
-function euOrganizations(node: OrgNode): OrgNode[] {
-	if (node.orgType === 'EU' || node.subOrgs.length === 0)
-		return node.orgType === 'EU' || node.orgType === null ? [node] : [];
-	return node.subOrgs.flatMap(euOrganizations);
-}
-
 /**
- * The fleet as the bot sees it: every asset the credentials reach (E2 then E3 per EU), searchable
- * by id, serial number or name, and the asset details alerts need (E8, cached).
+ * The fleet as the bot sees it: every asset the credentials reach, read by the shared fleet
+ * directory (shared/fleet) and read again every refresh interval, searchable by id, serial number
+ * or name, each drive's and motor's PowerTrain, and the asset details alerts need (E8, cached).
  */
 export class AssetDirectory {
 	private assets: AssetListItem[] = [];
 	private byIdMap = new Map<number, AssetListItem>();
+	private powerTrains = new Map<number, AssetListItem>();
 	private readonly details = new Map<number, Promise<AssetDetail>>();
 	private loadedAt = 0;
 	private loading: Promise<void> | undefined;
@@ -71,27 +50,11 @@ export class AssetDirectory {
 	}
 
 	private async load(): Promise<void> {
-		const root = await this.platform.organization.getNodes();
-		const orgs = euOrganizations(root);
-		const limiter = new Limiter(this.options.concurrency ?? 4);
-		const lists = await Promise.all(
-			orgs.map((org) =>
-				limiter.run(() => this.platform.organization.listAssets({ orgId: org.orgId })),
-			),
-		);
-		const assets: AssetListItem[] = [];
-		const seen = new Set<number>();
-		const add = (asset: AssetListItem) => {
-			if (!seen.has(asset.id)) {
-				seen.add(asset.id);
-				assets.push(asset);
-			}
-			for (const sub of asset.subAssets ?? [])
-				add({ ...sub, organizationName: sub.organizationName ?? asset.organizationName });
-		};
-		for (const list of lists) list.forEach(add);
+		const fleet = new FleetDirectory(this.platform, { concurrency: this.options.concurrency ?? 4 });
+		const assets = await fleet.assets();
 		this.assets = assets;
 		this.byIdMap = new Map(assets.map((a) => [a.id, a]));
+		this.powerTrains = powerTrainsByMember(assets);
 		this.loadedAt = Date.now();
 	}
 
@@ -101,6 +64,11 @@ export class AssetDirectory {
 
 	byId(id: number): AssetListItem | undefined {
 		return this.byIdMap.get(id);
+	}
+
+	/** The PowerTrain that holds this drive or motor, if any. */
+	powerTrainOf(assetId: number): AssetListItem | undefined {
+		return this.powerTrains.get(assetId);
 	}
 
 	/**
@@ -113,35 +81,20 @@ export class AssetDirectory {
 		if (found.kind === 'one') return { kind: 'found', asset: found.target };
 		if (found.kind === 'ambiguous')
 			return { kind: 'ambiguous', matches: found.candidates, total: found.total };
-		return { kind: 'none', suggestions: this.suggest(norm(query), 5) };
+		return {
+			kind: 'none',
+			suggestions: nearest(query, this.assets, (a) => [a.name, a.serialNumber], 5),
+		};
 	}
 
 	/** Assets whose name, serial number or group contains the text. */
 	search(text: string, limit: number): AssetListItem[] {
-		const q = norm(text);
 		const out: AssetListItem[] = [];
 		for (const a of this.assets) {
-			if (
-				norm(a.name).includes(q) ||
-				norm(a.serialNumber).includes(q) ||
-				norm(a.assetGroupName).includes(q)
-			)
-				out.push(a);
 			if (out.length >= limit) break;
+			if (mentions(text, a.name, a.serialNumber, a.assetGroupName)) out.push(a);
 		}
 		return out;
-	}
-
-	private suggest(q: string, count: number): AssetListItem[] {
-		return this.assets
-			.map((a) => ({
-				a,
-				d: Math.min(distance(q, norm(a.name)), distance(q, norm(a.serialNumber))),
-			}))
-			.filter((x) => x.d <= Math.max(3, Math.floor(q.length / 2)))
-			.sort((x, y) => x.d - y.d)
-			.slice(0, count)
-			.map((x) => x.a);
 	}
 
 	/**

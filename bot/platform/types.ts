@@ -1,116 +1,43 @@
 /**
- * The part of the core client (`createClient` from shared/) the bot calls, with the fields it
- * reads, nullable as the core's schemas emit them. The real client satisfies it structurally;
- * keeping the dependency this narrow documents exactly what the bot needs from the platform.
+ * The part of the core client (`createClient` from shared/) the bot calls. The records are the
+ * core's own types (shared/schemas), so the bot reads what the core parses; the real client
+ * satisfies this structurally, and keeping the dependency this narrow documents what the bot
+ * needs from the platform.
  */
-type Text = string | null;
+import type { DownloadedFile } from '../../shared/files';
+import type {
+	Asset,
+	AssetDetail as CoreAssetDetail,
+	AssetSubscription as CoreAssetSubscription,
+	CbmResult as CoreCbmResult,
+	Condition as CoreCondition,
+	DeviceDayKpi,
+	Event,
+	OrganizationNode,
+	ParamData,
+	ParameterConfig,
+	Report,
+	ReportDownload,
+} from '../../shared/schemas';
 
-export interface AssetListItem {
-	id: number;
-	name: Text;
-	serialNumber: Text;
-	organizationId: number | null;
-	organizationName: Text;
-	assetGroupId: number | null;
-	assetGroupName: Text;
-	assetType: string;
-	subAssets: AssetListItem[] | null;
-}
-
-export interface AssetDetail {
-	id: number;
-	name: Text;
-	serialNumber: Text;
-	assetType: string | null;
-	organization: Text;
-	assetGroup: Text;
-	plant: Text;
-	modelType: Text;
-	firmwareVersion: Text;
-	latestDataReceived: Text;
-	/** Reports need an asset at least 7 days old (E21). */
-	createdOn?: Text;
-	/** Connectivity messages name the gateway the offline assets share. */
-	gatewaySerialNumber?: Text;
-}
-
-export interface PlatformEvent {
-	id: number | string;
-	eventType: string;
-	eventCode?: Text;
-	eventDateTime?: Text;
-	eventStatus: string;
-	content?: Text;
-	closeReason?: Text;
-	closeAt?: Text;
-	deviceWorkStatus?: number | null;
-	isHasEventLogger?: boolean | null;
-}
-
-export interface Condition {
-	type: string;
-	status: string;
-}
-
-export interface CbmKpi {
-	date: Text;
-	kpi: number | null;
-}
-
-export interface CbmResult {
-	deviceUnitType: string;
-	deviceUnitStatus: string;
-	predictedNoPlanDate?: Text;
-	predictedStartPlanDate?: Text;
-	predictedRunPlanDate?: Text;
-	deviceDayKPIs?: CbmKpi[] | null;
-}
-
-export interface AssetSubscription {
-	level: Text;
-	status: Text;
-}
-
-export interface OrgNode {
-	orgId: number;
-	orgName: Text;
-	orgType: Text;
-	subOrgs: OrgNode[];
-}
-
-/** E21, E22 (Report) and E23 (Report download); reports in Slack (issue 16). */
-export interface PlatformReport {
-	id: number;
-	title: Text;
-	reportType?: string | null;
-	startDateTime: Text;
-	endDateTime: Text;
-	status: string;
-	createdOn: Text;
-}
-
-export interface ReportDownloadLink {
-	id: number;
-	fileTemplink: Text;
-	status?: string | null;
-}
-
-export interface ParamConfig {
-	name: Text;
-	code: string;
-	label: Text;
-	unit: Text;
-}
-
+/** An asset list item (E3): a PowerTrain holds its drive and motor in `subAssets`. */
+export type AssetListItem = Asset;
+/** An asset's detail (E8). */
+export type AssetDetail = CoreAssetDetail;
+/** An event, read (E14) or pushed: its id, type and status, and whatever else was sent. */
+export type PlatformEvent = Pick<Event, 'id' | 'eventType' | 'eventStatus'> & Partial<Event>;
+export type Condition = CoreCondition;
+export type CbmKpi = DeviceDayKpi;
+export type CbmResult = CoreCbmResult;
+export type AssetSubscription = CoreAssetSubscription;
+/** The organization tree (E2). */
+export type OrgNode = OrganizationNode;
+/** E21, E22 (Report) and E23 (Report download). */
+export type PlatformReport = Report;
+export type ReportDownloadLink = ReportDownload;
+export type ParamConfig = ParameterConfig;
 /** E17 series: `null` where the platform wrote `-` (no value at that point). */
-export interface ParamSeries {
-	config: ParamConfig;
-	avg: Array<number | null>;
-	max: Array<number | null>;
-	min: Array<number | null>;
-	value: Array<number | null>;
-	timestamp: number[];
-}
+export type ParamSeries = ParamData;
 
 type Time = Date | string;
 
@@ -153,7 +80,7 @@ export interface DrivePlatform {
 	};
 	files: {
 		/** A temporary link (E15, E23), fetched without the bearer token. */
-		download(url: string): Promise<{ data: Buffer; fileName: string; mimeType: string }>;
+		download(url: string): Promise<DownloadedFile>;
 	};
 	ranges: {
 		events(input: { assetId: number; startTime: Time; endTime: Time }): Promise<PlatformEvent[]>;

@@ -2,15 +2,13 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import {
 	assetStandingRefusal,
-	createClient,
 	DriveMonitoringApiError,
 	type DriveMonitoringClient,
 } from '../../shared';
-import { apiCredentialsOf } from '../DriveMonitoring/transport/credentials';
-import { n8nTransport } from '../DriveMonitoring/transport/n8nTransport';
+import { drivesAndMotors } from '../../shared/fleet';
+import { createNodeClient } from '../DriveMonitoring/transport';
 import { parseIdList, passesFilters, readFilters, toItem, type TriggerMessage } from './items';
 
-const API_CREDENTIAL_TYPE = 'driveMonitoringApi';
 const MINUTE = 60_000;
 /** Least look-back whatever the margin: API times are whole seconds and clocks differ a little. */
 const MIN_OVERLAP_MS = MINUTE;
@@ -52,7 +50,8 @@ export async function pollForChanges(this: IPollFunctions): Promise<INodeExecuti
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const includeRaw = options.includeRaw === true;
 	const filters = readFilters(this);
-	const client = await pollClient.call(this);
+	// A poll's deadline is the core's (no setting of the trigger changes it): a deadline error says to try again.
+	const client = await createNodeClient.call(this, { coreDeadline: true });
 	const state = this.getWorkflowStaticData('node') as PollState;
 	const manual = this.getMode() === 'manual';
 	const run: PollRun = {
@@ -88,22 +87,6 @@ export async function pollForChanges(this: IPollFunctions): Promise<INodeExecuti
 	return out.length > 0 ? [out] : null;
 }
 
-async function pollClient(this: IPollFunctions): Promise<DriveMonitoringClient> {
-	const credentials = apiCredentialsOf(await this.getCredentials(API_CREDENTIAL_TYPE));
-	const authenticatedTransport = n8nTransport(
-		async (options) =>
-			await this.helpers.httpRequestWithAuthentication.call(this, API_CREDENTIAL_TYPE, options),
-	);
-	const transport = n8nTransport(async (options) => await this.helpers.httpRequest(options));
-	// A poll's deadline is the core's (no setting of the trigger changes it): a deadline error says to try again.
-	return createClient({
-		...credentials,
-		authenticatedTransport,
-		transport,
-		deadlineSetting: false,
-	});
-}
-
 async function assetsInScope(
 	this: IPollFunctions,
 	client: DriveMonitoringClient,
@@ -129,10 +112,7 @@ async function assetsInScope(
 				})
 			: await client.organization.listAssets({ orgId });
 	// Asset data exists for drives and motors; a PowerTrain stands for its drive and motor.
-	const ids = assets.flatMap((a) =>
-		a.assetType === 'PowerTrain' ? (a.subAssets ?? []).map((s) => s.id) : [a.id],
-	);
-	return [...new Set(ids)];
+	return drivesAndMotors(assets).map((asset) => asset.id);
 }
 
 /**

@@ -90,7 +90,7 @@ const followers = new WeakMap<AbortSignal, { children: Set<Abortable>; onAbort: 
  * and loses it when the last child stops following. A listener left behind kept more than a
  * closure alive: Node holds a signal made by AbortSignal.any() that has an abort listener in a
  * process-wide set until it aborts, so every finished call's signals stayed until a major GC
- * happened to collect their sources (the bot's RSS rose under polling; issue 17).
+ * happened to collect their sources (a long-running poller's memory grows).
  * Returns the function that stops following.
  */
 export function follow(parent: AbortSignal, child: Abortable): () => void {

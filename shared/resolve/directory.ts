@@ -1,8 +1,7 @@
 // What names are resolved against: the organizations, asset groups and assets the credentials can
-// see, read through the existing endpoints (E2 once, E3 per end-user organization). Read at most
-// once per client, and a node builds one client per execution: one lookup serves every item.
-import type { DriveMonitoringClient } from '../client';
-import type { Asset, OrganizationNode } from '../schemas';
+// see, from the fleet directory (shared/fleet), read at most once per client. A node builds one
+// client per execution: one reading serves every item.
+import { fleetOf, type FleetSource } from '../fleet/directory';
 import { ambiguityMessage, resolveName, unknownMessage, type Kind, type Named } from './match';
 
 export type TargetKind = 'asset' | 'assetGroup' | 'organization';
@@ -13,84 +12,33 @@ const KIND: Record<TargetKind, { label: Kind; listHint: string }> = {
 	organization: { label: 'Organization', listHint: 'list them with Organization > Get Tree' },
 };
 
-interface Directory {
-	organization: Named[];
-	assetGroup: Named[];
-	asset: Named[];
-}
-
-const directories = new WeakMap<DriveMonitoringClient, Promise<Directory>>();
-const treeOnly = new WeakMap<DriveMonitoringClient, Promise<OrganizationNode>>();
-
-function treeOf(client: DriveMonitoringClient): Promise<OrganizationNode> {
-	let tree = treeOnly.get(client);
-	if (!tree) {
-		tree = client.organization.getNodes();
-		treeOnly.set(client, tree);
-	}
-	return tree;
-}
-
-function flatten(tree: OrganizationNode): Array<{ node: OrganizationNode; path: string }> {
-	const walk = (
-		node: OrganizationNode,
-		parent: string,
-	): Array<{ node: OrganizationNode; path: string }> => {
-		const path = parent
-			? `${parent} / ${node.orgName ?? node.orgId}`
-			: String(node.orgName ?? node.orgId);
-		return [{ node, path }, ...node.subOrgs.flatMap((sub) => walk(sub, path))];
-	};
-	return walk(tree, '');
-}
-
-function assetsWithMembers(assets: Asset[]): Asset[] {
-	return assets.flatMap((asset) => [asset, ...(asset.subAssets ?? [])]);
-}
-
-async function directoryOf(client: DriveMonitoringClient, needAssets: boolean): Promise<Directory> {
-	const orgs = flatten(await treeOf(client));
-	const organization = orgs.map(({ node, path }) => ({
-		id: node.orgId,
-		name: node.orgName,
-		place: `organization ${path}`,
+/** Candidates of one kind, each with where it sits (shown beside it in an ambiguity). */
+async function candidates(client: FleetSource, kind: TargetKind): Promise<Named[]> {
+	const fleet = fleetOf(client);
+	if (kind === 'asset')
+		return (await fleet.assets()).map((asset) => ({
+			id: asset.id,
+			name: asset.name,
+			serialNumber: asset.serialNumber,
+			place: [
+				asset.assetGroupName && `group ${asset.assetGroupName}`,
+				asset.organizationName && `organization ${asset.organizationName}`,
+			]
+				.filter(Boolean)
+				.join(', '),
+		}));
+	const tree = await fleet.tree();
+	if (kind === 'organization')
+		return tree.organizations.map((org) => ({
+			id: org.id,
+			name: org.name,
+			place: `organization ${org.path}`,
+		}));
+	return tree.groups.map((group) => ({
+		id: group.id,
+		name: group.name,
+		place: `organization ${group.organization.path}`,
 	}));
-	const assetGroup = orgs.flatMap(({ node, path }) =>
-		node.assetGroups.map((group) => ({
-			id: group.id,
-			name: group.name,
-			place: `organization ${path}`,
-		})),
-	);
-	if (!needAssets) return { organization, assetGroup, asset: [] };
-	let cached = directories.get(client);
-	if (!cached) {
-		cached = (async () => {
-			const endUsers = orgs.filter(({ node }) => node.orgType === 'EU');
-			const lists = await Promise.all(
-				endUsers.map(
-					async ({ node }) => await client.organization.listAssets({ orgId: node.orgId }),
-				),
-			);
-			const seen = new Set<number>();
-			const asset = assetsWithMembers(lists.flat())
-				.filter((item) => !seen.has(item.id) && seen.add(item.id))
-				.map((item) => ({
-					id: item.id,
-					name: item.name,
-					serialNumber: item.serialNumber,
-					place: [
-						item.assetGroupName && `group ${item.assetGroupName}`,
-						item.organizationName && `organization ${item.organizationName}`,
-					]
-						.filter(Boolean)
-						.join(', '),
-				}));
-			return { organization, assetGroup, asset };
-		})();
-		directories.set(client, cached);
-	}
-	return await cached;
 }
 
 /**
@@ -99,15 +47,14 @@ async function directoryOf(client: DriveMonitoringClient, needAssets: boolean): 
  * Unless exactly one target matches, the answer is a refusal that says what to send instead.
  */
 export async function resolveTarget(
-	client: DriveMonitoringClient,
+	client: FleetSource,
 	kind: TargetKind,
 	typed: string,
 ): Promise<{ id: number } | { refusal: string }> {
 	const text = typed.trim();
 	if (/^[0-9]+$/.test(text) && Number(text) >= 1 && Number.isSafeInteger(Number(text)))
 		return { id: Number(text) };
-	const directory = await directoryOf(client, kind === 'asset');
-	const result = resolveName(text, directory[kind]);
+	const result = resolveName(text, await candidates(client, kind));
 	const { label, listHint } = KIND[kind];
 	if (result.kind === 'one') return { id: result.target.id };
 	if (result.kind === 'ambiguous')

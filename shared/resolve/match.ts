@@ -79,3 +79,17 @@ export function ambiguityMessage(
 export function unknownMessage(kind: Kind, query: string, listHint: string): string {
 	return `${kind} "${query}" matches no ${kind.toLowerCase()} these credentials can see. Send an id or a name; ${listHint}.`;
 }
+
+/** Whether any of the texts contains the filter, case-insensitively; an empty filter matches everything. */
+export function mentions(
+	filter: string | undefined,
+	...texts: Array<string | number | null | undefined>
+): boolean {
+	const needle = fold(filter);
+	return (
+		needle === '' ||
+		texts.some((text) =>
+			fold(text === null || text === undefined ? null : String(text)).includes(needle),
+		)
+	);
+}

@@ -1,4 +1,4 @@
-// Assets, asset groups and organizations by name (issue 27): a name, part of one or a serial number
+// Assets, asset groups and organizations by name: a name, part of one or a serial number
 // where an ID is asked for, in n8n's engine against the simulator, in a workflow and as a tool.
 // An ID sends no extra request; a name that is not exactly one target is refused before any change.
 import type { INodeParameters } from 'n8n-workflow';

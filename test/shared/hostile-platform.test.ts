@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // A platform that answers everything with the same refusal (102403, "level too low"), its own
 // subscription lookup included: every public call of the core must still settle within its
-// deadline with a typed error. Before issue 31, E14, E15, E18, E19 and E21 waited for ever: the
-// subscription lookup explained its own 102403 with itself.
+// deadline with a typed error. E14, E15, E18, E19 and E21 are the ones at risk: the subscription
+// lookup that explains a 102403 gets a 102403 itself.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {

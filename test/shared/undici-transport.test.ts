@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-// The undici transport reads answers straight from undici's dispatcher (issue 31: undici's
-// request() stream cost more than the core's own work). What the stream gave for free is checked
+// The undici transport reads answers straight from undici's dispatcher (undici's request()
+// stream costs more than the core's own work). What that stream would give for free is checked
 // here against a real HTTP server: size limits (declared and streamed), cancellation before and
 // during the body, repeated headers, timeouts, connection failures, and URLs under more than one
 // origin on one transport.

@@ -1,6 +1,8 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import { displayName, fleetOf, type FleetPlace } from '../../../shared/fleet';
+import { mentions } from '../../../shared/resolve/match';
 import { createNodeClient } from '../transport';
-import { allAssets, assetLabel, groupsOf, matches, organizationsOf, plantsOf } from './fleet';
+import { assetLabel } from './labels';
 
 /** The ID chosen in another locator of the node, when it is set and plain. */
 function selectedId(this: ILoadOptionsFunctions, name: string): number | undefined {
@@ -18,11 +20,11 @@ export async function searchOrganizations(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const client = await createNodeClient.call(this);
-	const orgs = organizationsOf(await client.organization.getNodes());
+	const { organizations } = await fleetOf(client).tree();
 	return {
-		results: orgs
-			.filter((org) => matches(filter, org.name, org.id))
-			.map((org) => ({ name: `${org.name} (${org.type})`, value: String(org.id) })),
+		results: organizations
+			.filter((org) => mentions(filter, displayName(org), org.id))
+			.map((org) => ({ name: `${displayName(org)} (${org.type ?? ''})`, value: String(org.id) })),
 	};
 }
 
@@ -32,15 +34,11 @@ export async function searchAssetGroups(
 ): Promise<INodeListSearchResult> {
 	const client = await createNodeClient.call(this);
 	const orgId = selectedId.call(this, 'organization');
-	const groups = groupsOf(await client.organization.getNodes());
-	return {
-		results: groups
-			.filter(
-				(g) =>
-					(orgId === undefined || g.org.id === orgId) && matches(filter, g.name, g.org.name, g.id),
-			)
-			.map((g) => ({ name: `${g.org.name} / ${g.name}`, value: String(g.id) })),
-	};
+	const { groups } = await fleetOf(client).tree();
+	return placesFound(
+		groups.filter((g) => orgId === undefined || g.organization.id === orgId),
+		filter,
+	);
 }
 
 export async function searchPlants(
@@ -48,11 +46,18 @@ export async function searchPlants(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const client = await createNodeClient.call(this);
-	const plants = plantsOf(await client.organization.getNodes());
+	return placesFound((await fleetOf(client).tree()).plants, filter);
+}
+
+/** Asset groups or plants by their name, their organization's or their id, shown under their organization. */
+function placesFound(places: FleetPlace[], filter: string | undefined): INodeListSearchResult {
 	return {
-		results: plants
-			.filter((p) => matches(filter, p.name, p.org.name, p.id))
-			.map((p) => ({ name: `${p.org.name} / ${p.name}`, value: String(p.id) })),
+		results: places
+			.filter((p) => mentions(filter, displayName(p), displayName(p.organization), p.id))
+			.map((p) => ({
+				name: `${displayName(p.organization)} / ${displayName(p)}`,
+				value: String(p.id),
+			})),
 	};
 }
 
@@ -61,10 +66,10 @@ export async function searchAssets(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const client = await createNodeClient.call(this);
-	const assets = await allAssets(client);
+	const assets = await fleetOf(client).assets();
 	return {
 		results: assets
-			.filter((asset) => matches(filter, asset.name, asset.serialNumber, asset.id))
+			.filter((asset) => mentions(filter, asset.name, asset.serialNumber, asset.id))
 			.map((asset) => ({ name: assetLabel(asset), value: String(asset.id) })),
 	};
 }
@@ -79,7 +84,7 @@ export async function searchReports(
 	const reports = await client.assetData.listReports({ assetId });
 	return {
 		results: reports
-			.filter((r) => matches(filter, r.title, r.subTitle, r.id))
+			.filter((r) => mentions(filter, r.title, r.subTitle, r.id))
 			.map((r) => ({
 				name: `${r.title ?? r.id} (${r.status}, ${r.createdOn ?? 'no date'})`,
 				value: String(r.id),
@@ -95,7 +100,7 @@ export async function searchSubscribers(
 	const users = await client.dataSubscription.getUsers();
 	return {
 		results: users
-			.filter((u) => matches(filter, u.userName, u.topic, u.id))
+			.filter((u) => mentions(filter, u.userName, u.topic, u.id))
 			.map((u) => ({
 				name: `${u.userName ?? u.id}${u.topic ? ` (topic ${u.topic})` : ''}`,
 				value: u.id,

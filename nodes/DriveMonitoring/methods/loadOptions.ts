@@ -1,7 +1,8 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { fleetOf } from '../../../shared/fleet';
 import { createNodeClient } from '../transport';
-import { allAssets, assetLabel } from './fleet';
+import { assetLabel } from './labels';
 
 /** Trend and signal codes of the chosen asset (E16), for Trend and Signal > Get Data. */
 export async function getTrendSignalCodes(
@@ -26,5 +27,8 @@ export async function getTrendSignalCodes(
 /** Every asset in view, for the fleet report's multi-select. */
 export async function getAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const client = await createNodeClient.call(this);
-	return (await allAssets(client)).map((asset) => ({ name: assetLabel(asset), value: asset.id }));
+	return (await fleetOf(client).assets()).map((asset) => ({
+		name: assetLabel(asset),
+		value: asset.id,
+	}));
 }

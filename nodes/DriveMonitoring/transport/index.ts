@@ -1,4 +1,9 @@
-import type { ICredentialsDecrypted, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
 import {
 	createClient,
 	DEFAULT_DEADLINE_MS,
@@ -12,14 +17,21 @@ export type { DriveMonitoringClient };
 
 export const CREDENTIAL_TYPE = 'driveMonitoringApi';
 
+type NodeContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
 /**
- * The core client for one node execution. Requests go through n8n's
- * httpRequestWithAuthentication: n8n runs the credential's preAuthentication (token) and
- * authenticate (bearer header) and refreshes the token on a 401, so the core holds no token here.
+ * The core client for one node execution, one editor lookup or one poll of the trigger. Requests
+ * go through n8n's httpRequestWithAuthentication: n8n runs the credential's preAuthentication
+ * (token) and authenticate (bearer header) and refreshes the token on a 401, so the core holds no
+ * token here.
  */
 export async function createNodeClient(
-	this: IExecuteFunctions | ILoadOptionsFunctions,
-	options: { concurrency?: number } = {},
+	this: NodeContext,
+	options: {
+		concurrency?: number;
+		/** The core's deadline, not one drawn from the workflow's timeout: for a poll, which is no execution. */
+		coreDeadline?: boolean;
+	} = {},
 ): Promise<DriveMonitoringClient> {
 	const data = await this.getCredentials(CREDENTIAL_TYPE);
 	const credentials = apiCredentialsOf(data);
@@ -43,7 +55,9 @@ export async function createNodeClient(
 	// Temporary download links must not carry the bearer token: they go through n8n's plain helper.
 	const transport = n8nTransport(async (options) => await this.helpers.httpRequest(options));
 	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
-	const { deadlineMs, deadlineSetting } = callDeadline(this);
+	const { deadlineMs, deadlineSetting } = options.coreDeadline
+		? { deadlineMs: undefined, deadlineSetting: false as const }
+		: callDeadline(this);
 	return createClient({
 		...credentials,
 		authenticatedTransport,
@@ -62,7 +76,7 @@ export async function createNodeClient(
  * where to allow more; a long read can be given more time there, also above the 90 s default.
  * Without it, the core's 90 s.
  */
-function callDeadline(context: IExecuteFunctions | ILoadOptionsFunctions): {
+function callDeadline(context: NodeContext): {
 	deadlineMs: number;
 	deadlineSetting: string;
 } {

@@ -3,7 +3,7 @@ import type { Asset } from '../../../../shared/schemas';
 import { toItems } from '../output';
 import { simplifyOption } from '../common';
 import { simplifyAsset } from './simplify';
-import { withMembers } from '../../helpers/assets';
+import { withMembers } from '../../../../shared/fleet';
 
 /** Fields shared by the two asset lists (E3, E4): a type filter and Simplify. */
 export const assetListProperties: INodeProperties[] = [

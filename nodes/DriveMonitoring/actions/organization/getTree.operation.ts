@@ -1,4 +1,5 @@
 import type { INodeExecutionData } from 'n8n-workflow';
+import { readTree, type FleetPlace } from '../../../../shared/fleet';
 import type { OrganizationNode } from '../../../../shared/schemas';
 import type { Operation } from '../types';
 import { toItems } from '../output';
@@ -36,13 +37,16 @@ export const getTree: Operation = {
 	},
 };
 
-function flatten(node: OrganizationNode): INodeExecutionData[] {
-	const org = { orgId: node.orgId, orgName: node.orgName, orgType: node.orgType };
-	return [
-		...node.assetGroups.map((g) => ({
-			json: { ...org, kind: 'assetGroup', id: g.id, name: g.name },
-		})),
-		...node.plants.map((p) => ({ json: { ...org, kind: 'plant', id: p.id, name: p.name } })),
-		...node.subOrgs.flatMap((sub) => flatten(sub)),
-	];
+/** One row per asset group and plant, organization by organization in the tree's order. */
+function flatten(root: OrganizationNode): INodeExecutionData[] {
+	const { organizations, groups, plants } = readTree(root);
+	const rows = new Map(organizations.map((org) => [org.id, [] as INodeExecutionData[]]));
+	const add = (kind: 'assetGroup' | 'plant') => (place: FleetPlace) => {
+		const org = place.organization;
+		const json = { orgId: org.id, orgName: org.name, orgType: org.type, kind };
+		rows.get(org.id)!.push({ json: { ...json, id: place.id, name: place.name } });
+	};
+	groups.forEach(add('assetGroup'));
+	plants.forEach(add('plant'));
+	return [...rows.values()].flat();
 }
