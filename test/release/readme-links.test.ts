@@ -50,10 +50,10 @@ test("every packed README's links are absolute and reach a file, folder or headi
 describe('absoluteLinks', () => {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dm-readme-links-'));
 	afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-	for (const file of ['docs/guide.md', 'docs/img/a b.png', 'bench/README.md', 'shared/x.ts'])
+	for (const file of ['docs/guide.md', 'docs/img/a b.png', 'bench/README.md', 'shared/x.ts']) {
 		fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-	for (const file of ['docs/guide.md', 'docs/img/a b.png', 'bench/README.md', 'shared/x.ts'])
 		fs.writeFileSync(path.join(root, file), '');
+	}
 	const where = { root, source: 'docs/guide.md', ...RELEASE };
 	const at = (kind: string, file: string) => `${GITHUB}/${kind}/${RELEASE.tag}/${file}`;
 
