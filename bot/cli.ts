@@ -2,6 +2,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // `npm start`: the bot. Without Slack tokens it runs in the terminal; without platform
 // credentials it starts the simulator in-process. See the README's "Slack bot" section.
+import '../shared/runtime/engines';
 import { databaseSettings } from './state/database-url';
 import { parseArgs } from 'node:util';
 import '../shared/runtime/node';

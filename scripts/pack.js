@@ -3,7 +3,9 @@
 // One `npm run build` compiles the whole tree to dist/. Each product then takes from dist/ only
 // the files its entry points reach (require() followed from file to file), plus the icons and
 // codex files beside its n8n nodes, into a staging folder with its own package.json,
-// and `npm pack` makes the tarball there. So the n8n pack carries the nodes, the credential and
+// and `npm pack` makes the tarball there. Its README is its guide from the tree with every
+// relative link made absolute to the repository at the release's tag (readme-links.js), since
+// npm's page and n8n's panel show it where the tree is not. So the n8n pack carries the nodes, the credential and
 // the parts of shared/ they import, and nothing of the bot, simulator, push, tests or benchmarks.
 //
 // The walk also lists the packages each product's code requires; a product whose code requires a
@@ -20,6 +22,8 @@ const path = require('node:path');
 const { builtinModules } = require('node:module');
 const { execFileSync } = require('node:child_process');
 const os = require('node:os');
+const { absoluteLinks } = require('./readme-links');
+const { githubRepository, releaseTag } = require('./repository');
 
 const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
@@ -200,6 +204,24 @@ function copy(from, to) {
 	fs.copyFileSync(from, to);
 }
 
+/**
+ * The README a product's package carries: its guide in the tree, every relative link made
+ * absolute to the repository the manifests name, at the tag of this version's release.
+ */
+function packedReadme(product) {
+	const repository = githubRepository(rootManifest);
+	if (!repository)
+		throw new Error(
+			'package.json names no GitHub repository: the packed READMEs link to the guides there',
+		);
+	return absoluteLinks(fs.readFileSync(path.join(root, product.readme), 'utf8'), {
+		root,
+		source: product.readme,
+		repository,
+		tag: releaseTag(rootManifest.version),
+	});
+}
+
 function stage(product) {
 	const manifest = readJson(path.join(root, product.manifest));
 	manifest.version = rootManifest.version;
@@ -266,8 +288,7 @@ function stage(product) {
 	delete published.devDependencies;
 	delete published.scripts;
 	fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
-	if (product.readme && fs.existsSync(path.join(root, product.readme)))
-		copy(path.join(root, product.readme), path.join(dir, 'README.md'));
+	if (product.readme) fs.writeFileSync(path.join(dir, 'README.md'), packedReadme(product));
 	copy(path.join(root, 'LICENSE'), path.join(dir, 'LICENSE'));
 
 	fs.mkdirSync(outDir, { recursive: true });
@@ -324,4 +345,4 @@ if (require.main === module) {
 	}
 }
 
-module.exports = { PRODUCTS, N8N_CLOUD_ALLOWED, walk, builtPath };
+module.exports = { PRODUCTS, N8N_CLOUD_ALLOWED, walk, builtPath, packedReadme };

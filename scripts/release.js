@@ -15,6 +15,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { PRODUCTS } = require('./pack');
+const { githubRepository, releaseTag } = require('./repository');
 
 const ROOT = path.resolve(__dirname, '..');
 const SEMVER =
@@ -105,10 +106,7 @@ function releaseProblems(root = ROOT, { tag, repository } = {}) {
 	if (
 		repository &&
 		url &&
-		!new RegExp(
-			`github\\.com/${repository.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\.git)?$`,
-			'i',
-		).test(url)
+		githubRepository(all[0].json)?.toLowerCase() !== repository.toLowerCase()
 	) {
 		problems.push(
 			`the manifests name the repository ${url}, but this runs in ${repository}: npm refuses provenance for a package that names another repository`,
@@ -143,9 +141,9 @@ function releaseProblems(root = ROOT, { tag, repository } = {}) {
 				`CHANGELOG.md: no link for [${version}] at the end ([${version}]: <release or compare URL>)`,
 			);
 	}
-	if (tag !== undefined && tag !== `v${version}`)
+	if (tag !== undefined && tag !== releaseTag(version))
 		problems.push(
-			`the tag ${tag} does not name the products' version ${version}: tag v${version}, or run npm run version:set -- ${tag.replace(/^v/, '')} and tag again`,
+			`the tag ${tag} does not name the products' version ${version}: tag ${releaseTag(version)}, or run npm run version:set -- ${tag.replace(/^v/, '')} and tag again`,
 		);
 	return problems;
 }
@@ -203,7 +201,7 @@ function setVersion(root, version, today = new Date().toISOString().slice(0, 10)
 		const [line, base, previous] = unreleasedLink;
 		updated = updated.replace(
 			line,
-			`[Unreleased]: ${base}/compare/v${version}...HEAD\n[${version}]: ${base}/compare/${previous}...v${version}`,
+			`[Unreleased]: ${base}/compare/${releaseTag(version)}...HEAD\n[${version}]: ${base}/compare/${previous}...${releaseTag(version)}`,
 		);
 	}
 	fs.writeFileSync(changelogFile, updated.replace(/\n{3,}/g, '\n\n'));

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the platform simulator, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import '../shared/runtime/engines';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { SimulatorControl } from './control';

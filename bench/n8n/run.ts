@@ -89,7 +89,7 @@ const SETTINGS = {
 	pushRssLimitMb: setting('BENCH_N8N_PUSH_RSS_LIMIT_MB', 10_240),
 	// The push trigger's default (assumption Q2).
 	parallelMessages: setting('BENCH_N8N_PARALLEL_MESSAGES', 10),
-	// Events per Execution of our batched variants (issue 28).
+	// Events per Execution of our batched variants.
 	pushBatch: setting('BENCH_N8N_PUSH_BATCH', 100),
 	pushQueueWorkers: setting('BENCH_N8N_PUSH_QUEUE_WORKERS', 2),
 	memoryExecutions: setting('BENCH_N8N_MEMORY_EXECUTIONS', 1000),
@@ -378,7 +378,7 @@ function batchOf(workflow: BenchWorkflow): number {
 	);
 }
 
-/** Our MQTT trigger's client id in this workflow (one per workflow and node, issue 28). */
+/** Our MQTT trigger's client id in this workflow (one per workflow and node). */
 function mqttClientIdOf(workflow: BenchWorkflow, user: PushUser): string {
 	return triggerClientId({
 		userName: user.userName,
@@ -608,9 +608,9 @@ async function figurePush(
 const WORKER_LOG = { N8N_LOG_LEVEL: 'info' };
 
 const PUSH_DESCRIPTION =
-	"Our Drive Monitoring Push Trigger with Events per Execution (batches) against the same trigger one event per execution and against n8n's own AMQP and MQTT triggers (issue 28); n8n main RSS is the highest reading (every 500 ms) during the burst.";
+	"Our Drive Monitoring Push Trigger with Events per Execution (batches) against the same trigger one event per execution and against n8n's own AMQP and MQTT triggers; n8n main RSS is the highest reading (every 500 ms) during the burst.";
 
-/** Target of issue 28: batches of 100 at least 10x the events per second of one event per execution. */
+/** The target: batches of 100 at least 10x the events per second of one event per execution. */
 const PUSH_BATCH_TARGET = 10;
 
 /** One protocol's row: our batched trigger against our trigger one by one, or n8n's, on the same bursts. */
@@ -690,9 +690,9 @@ async function manyWebhooks(
 	);
 }
 
-const TOOL_ANSWERS_DESCRIPTION = `Per read operation, the answer a model receives from our node as an AI tool (its default compact answer) against the answer of n8n's HTTP Request tool (its defaults; its Optimize Response option, off by default, keeps chosen fields or cuts the text at a number of characters: it drops facts rather than summarizing them) calling the same endpoint for the same question, both tools of one AI Agent in the same n8n, against the simulator. The model is the scripted OpenAI-compatible server of the real-n8n tests (test/n8n/helpers/scripted-model.ts): in one turn it calls every tool (the HTTP Request tool once per window where the API answers at most 7 or 30 days), and the tool results it receives in the next request are what is measured (n8n sends JSON.stringify of the tool's output items). Tokens: ${TOKEN_ESTIMATOR}. Goal (issue 27): every answer under ${TOOL_ANSWER_GOALS.maxTokens.toLocaleString('en')} tokens, at least ${TOOL_ANSWER_GOALS.minRatio}x smaller than the raw answer where that is large (over ${TOOL_ANSWER_GOALS.largeRawBytes / 1000} kB, the bound issue 27 sets for a tool answer), and the same facts in it (checked per operation against the raw answer of the same run).`;
+const TOOL_ANSWERS_DESCRIPTION = `Per read operation, the answer a model receives from our node as an AI tool (its default compact answer) against the answer of n8n's HTTP Request tool (its defaults; its Optimize Response option, off by default, keeps chosen fields or cuts the text at a number of characters: it drops facts rather than summarizing them) calling the same endpoint for the same question, both tools of one AI Agent in the same n8n, against the simulator. The model is the scripted OpenAI-compatible server of the real-n8n tests (test/n8n/helpers/scripted-model.ts): in one turn it calls every tool (the HTTP Request tool once per window where the API answers at most 7 or 30 days), and the tool results it receives in the next request are what is measured (n8n sends JSON.stringify of the tool's output items). Tokens: ${TOKEN_ESTIMATOR}. Goal: every answer under ${TOOL_ANSWER_GOALS.maxTokens.toLocaleString('en')} tokens, at least ${TOOL_ANSWER_GOALS.minRatio}x smaller than the raw answer where that is large (over ${TOOL_ANSWER_GOALS.largeRawBytes / 1000} kB, the bound set for a tool answer), and the same facts in it (checked per operation against the raw answer of the same run).`;
 
-/** Issue 27's benchmark: our tool's answers against the HTTP Request tool's, as the model receives them. */
+/** The tool-answers figure: our tool's answers against the HTTP Request tool's, as the model receives them. */
 async function figureToolAnswers(
 	instance: N8nInstance,
 	model: Awaited<ReturnType<typeof startScriptedModel>>,

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-// Figure "tool-answers" of `npm run bench:n8n` (issue 27): what a model receives from our node as
+// Figure "tool-answers" of `npm run bench:n8n`: what a model receives from our node as
 // an AI tool against what it receives from n8n's HTTP Request tool for the same question, both
 // tools of one AI Agent in the same real n8n, against the simulator. The model is the scripted
 // OpenAI-compatible server of the real-n8n tests: it calls every tool, and the tool results it
@@ -16,8 +16,7 @@ import { CREDENTIAL_IDS } from './workflows';
 const DAY = 86_400_000;
 
 /**
- * The goals of issue 27. A raw answer is "large" over 16 KB: the bound the issue sets for a tool
- * answer. Below it the raw answer is no burden to cut tenfold (a list of 47 events cut to the
+ * The goals of the figure. A raw answer is "large" over 16 KB: the bound set for a tool answer. Below it the raw answer is no burden to cut tenfold (a list of 47 events cut to the
  * newest 20 cannot be 10x smaller and keep its 20 entries).
  */
 export const TOOL_ANSWER_GOALS = { maxTokens: 4000, minRatio: 10, largeRawBytes: 16_000 } as const;
@@ -856,7 +855,7 @@ export async function measureToolAnswers(
 	});
 }
 
-/** Whether a row meets issue 27's goals: under 4,000 tokens; 10x smaller where the raw answer is large; the same facts. */
+/** Whether a row meets the goals: under 4,000 tokens; 10x smaller where the raw answer is large; the same facts. */
 export function rowMeets(row: ToolAnswerRow): boolean {
 	const small = row.oursTokens < TOOL_ANSWER_GOALS.maxTokens;
 	const ratioOk =

@@ -29,8 +29,8 @@ let pending: RequestRecord[] = [];
 /**
  * Folds the request log into counts and answered E14 reads, then empties it (it is bounded). A
  * request in flight (status 0) waits for a later drain: counted as a read before its answer, an
- * expired asset's one refused read (102205, set aside by the bot for a day) looked like a read
- * that never came again, and the measured lag grew with the length of the run.
+ * expired asset's one refused read (102205, set aside by the bot for a day) would look like a read
+ * that never comes again, and the measured lag would grow with the length of the run.
  */
 function drain(final = false): Read[] {
 	const reads: Read[] = [];

@@ -1,6 +1,6 @@
 // Lint config of the code that is NOT part of the n8n pack: the bot, the simulator, tests,
 // benchmarks, scripts, the push companion's broker code and the Node-only core modules. It is
-// n8n's community-node config without the n8n Cloud rules, as before the split, plus the
+// n8n's community-node config without the n8n Cloud rules, plus the
 // exceptions ordinary Node programs need. Each folder's own eslint.config.mjs uses it;
 // `npm run lint` runs ESLint with config lookup from each file, so the root eslint.config.mjs
 // stays n8n's template unmodified (what `n8n-node lint` checks in strict mode) and governs the

@@ -1,44 +1,15 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads (it asks git which Markdown files the tree has): n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Every link in the documentation a reader follows: relative links reach a file of the tree, and
 // an anchor reaches a heading of its page (GitHub's heading ids). External links are checked for
 // form only; nothing is fetched.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const ROOT = path.join(__dirname, '..', '..');
+import { headingIds, linkTargets, ROOT, treeFiles } from './markdown';
 
-/** The Markdown files git tracks or would track (untracked, not ignored), outside generated trees. */
+/** The Markdown files of the tree, outside generated trees. */
 function markdownFiles(): string[] {
-	const listed = execFileSync(
-		'git',
-		['ls-files', '--cached', '--others', '--exclude-standard', '*.md'],
-		{ cwd: ROOT, encoding: 'utf8' },
-	);
-	return listed
-		.split('\n')
-		.filter((f) => f && !f.startsWith('bench/results/') && fs.existsSync(path.join(ROOT, f)));
-}
-
-/** GitHub's id for a heading: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
-export function headingIds(markdown: string): Set<string> {
-	const ids = new Set<string>();
-	const seen = new Map<string, number>();
-	let fenced = false;
-	for (const line of markdown.split('\n')) {
-		if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-		const heading = !fenced && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-		if (!heading) continue;
-		const base = heading[1]
-			.replace(/`|\*|_(?=\S)|(?<=\S)_|\[|\]\([^)]*\)/g, '')
-			.toLowerCase()
-			.replace(/[^\p{L}\p{N}\s-]/gu, '')
-			.replace(/\s/g, '-');
-		const n = seen.get(base) ?? 0;
-		seen.set(base, n + 1);
-		ids.add(n === 0 ? base : `${base}-${n}`);
-	}
-	return ids;
+	return treeFiles('*.md').filter((f) => !f.startsWith('bench/results/'));
 }
 
 interface Link {
@@ -47,20 +18,9 @@ interface Link {
 	target: string;
 }
 
-/** Inline links and images outside code, with their line numbers. */
+/** Every link target of a page outside code, with its line number. */
 function linksOf(file: string): Link[] {
-	const links: Link[] = [];
-	let fenced = false;
-	fs.readFileSync(path.join(ROOT, file), 'utf8')
-		.split('\n')
-		.forEach((text, i) => {
-			if (/^\s*(```|~~~)/.test(text)) fenced = !fenced;
-			if (fenced) return;
-			const outsideCode = text.replace(/`[^`]*`/g, '');
-			for (const m of outsideCode.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
-				links.push({ file, line: i + 1, target: m[1] });
-		});
-	return links;
+	return linkTargets(fs.readFileSync(path.join(ROOT, file), 'utf8')).map((l) => ({ file, ...l }));
 }
 
 function problem(link: Link): string | undefined {

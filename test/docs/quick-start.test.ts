@@ -52,7 +52,7 @@ const CHECKED: Array<{ command: string; where: string; shows: string }> = [
 	{
 		command: 'npx drive-monitoring-simulator --port 8080',
 		where: 'test/products/install.e2e.ts',
-		shows: "'drive-monitoring-simulator', '--port'",
+		shows: 'installs into an empty folder and `npx drive-monitoring-simulator` answers E1',
 	},
 	{
 		command: 'npm start',

@@ -106,6 +106,70 @@ async function until<T>(
 	}
 }
 
+/** The lowest Node version a product's `engines` admits (`>=22.19` gives 22.19). */
+function engineMinimum(installed: string, name: string): string {
+	const manifest = JSON.parse(
+		fs.readFileSync(path.join(installed, 'node_modules', name, 'package.json'), 'utf8'),
+	) as { engines: { node: string } };
+	const minimum = /^>=\s*(\d+(?:\.\d+)*)$/.exec(manifest.engines.node)?.[1];
+	if (!minimum) throw new Error(`${name}: engines.node ${manifest.engines.node} is not >=X.Y`);
+	return minimum;
+}
+
+function versionBelow(version: string, minimum: string): boolean {
+	const [a, b] = [version, minimum].map((v) => v.split('.').map(Number));
+	for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) < (b[i] ?? 0);
+	return false;
+}
+
+/**
+ * A Node older than `minimum` on this machine (DRIVE_TEST_OLD_NODE, the system's /usr/bin/node,
+ * or any `node` on the PATH), linked as `node` alone in a folder: that folder first on the PATH
+ * makes the installed command's `#!/usr/bin/env node` start it, as on a server with that Node.
+ */
+async function olderNode(minimum: string): Promise<{ binDir: string; version: string }> {
+	const candidates = [
+		process.env.DRIVE_TEST_OLD_NODE,
+		'/usr/bin/node',
+		'/usr/local/bin/node',
+		...(process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, 'node')),
+	].filter((file): file is string => Boolean(file) && fs.existsSync(file!));
+	for (const candidate of candidates) {
+		const { stdout } = await run(candidate, ['-p', 'process.versions.node'], {
+			allowFailure: true,
+		});
+		const version = stdout.trim();
+		if (/^\d+\.\d+\.\d+$/.test(version) && versionBelow(version, minimum)) {
+			const binDir = fs.mkdtempSync(path.join(work, 'old-node-'));
+			fs.symlinkSync(candidate, path.join(binDir, 'node'));
+			return { binDir, version };
+		}
+	}
+	throw new Error(
+		`no Node.js older than ${minimum} on this machine, to check that the installed commands refuse it: install one (Debian's nodejs package) or name it in DRIVE_TEST_OLD_NODE`,
+	);
+}
+
+/**
+ * The installed command as a user on an older Node runs it: one line on stderr naming the Node it
+ * needs and where to get it, exit code 1, nothing else (no stack trace).
+ */
+async function expectOldNodeRefused(installed: string, name: string, args: string[]) {
+	const minimum = engineMinimum(installed, name);
+	const major = minimum.split('.')[0];
+	const old = await olderNode(minimum);
+	const result = await run(path.join(installed, 'node_modules', '.bin', name), args, {
+		cwd: installed,
+		env: { ...process.env, PATH: `${old.binDir}${path.delimiter}${process.env.PATH}` },
+		allowFailure: true,
+		timeoutMs: 60_000,
+	});
+	expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 1, stdout: '' });
+	expect(result.stderr).toBe(
+		`${name} needs Node.js ${minimum} or later; this is Node.js ${old.version}. Install Node.js ${major} or later from https://nodejs.org/en/download (or \`nvm install ${major}\`) and run it again.\n`,
+	);
+}
+
 let simulatorDir: string;
 let info: SimulatorInfo;
 
@@ -147,6 +211,10 @@ describe('drive-monitoring-simulator from its tarball', () => {
 		expect(organization.id).toBe(eu.orgId);
 		await client.close();
 	});
+
+	it('on a Node older than its engines, says in one line which Node it needs and exits', async () => {
+		await expectOldNodeRefused(simulatorDir, 'drive-monitoring-simulator', ['--port', '0']);
+	});
 });
 
 describe('drive-monitoring-bot from its tarball', () => {
@@ -183,6 +251,10 @@ describe('drive-monitoring-bot from its tarball', () => {
 		});
 		expect(result.stdout).toContain('Usage: drive-monitoring-bot');
 		expect(result.stdout).toContain('/healthz');
+	});
+
+	it('`drive-monitoring-bot --help` on a Node older than its engines says in one line which Node it needs and exits', async () => {
+		await expectOldNodeRefused(botDir, 'drive-monitoring-bot', ['--help']);
 	});
 
 	it('runs against the simulator named in its environment: polls, posts an alert to Slack, answers /readyz and /metrics', async () => {
