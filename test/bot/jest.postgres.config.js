@@ -21,6 +21,10 @@ module.exports = {
 		'postgres-outage',
 		'leader-env',
 		'fenced-sink',
+		// The test Slack server and the installation modules use no store.
+		'slack-workspaces',
+		'slack-oauth',
+		'features/installations',
 	],
 	globalSetup: '<rootDir>/test/bot/postgres-global.ts',
 	globalTeardown: '<rootDir>/test/bot/postgres-global-teardown.ts',

@@ -1,11 +1,22 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // A local Slack-compatible Web API for tests and benchmarks: records every call, checks Block
 // Kit limits as Slack does, and answers 429 with Retry-After when a channel gets more than one
-// message a second. Also the target of response_url posts.
+// message a second. Also the target of response_url posts. One workspace and its bot token, or
+// many (slack-workspaces.ts): each token reaches only its workspace's channels, and the app is
+// installed through Slack's OAuth (slack-oauth.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signature } from './helpers';
+import { uninstallEvents } from './slack-payloads';
+import { SlackOAuth, type Consent, type OAuthAppSpec } from './slack-oauth';
+import {
+	grantKey,
+	SlackDirectory,
+	type EnterpriseSpec,
+	type Grant,
+	type WorkspaceSpec,
+} from './slack-workspaces';
 
 export interface RecordedCall {
 	method: string;
@@ -58,8 +69,17 @@ function uploadedBytes(raw: Buffer, contentType: string): Buffer {
 }
 
 export interface SlackServerOptions {
-	/** The bot token calls must carry. */
-	token: string;
+	/**
+	 * The bot token of the single-workspace form: workspace T0001 ("Plant"), which holds every
+	 * channel no other workspace declares.
+	 */
+	token?: string;
+	/** The workspaces of a Slack with many, their channels, and the tokens the app holds there already. */
+	workspaces?: WorkspaceSpec[];
+	/** Enterprise Grid orgs the workspaces belong to. */
+	enterprises?: EnterpriseSpec[];
+	/** The distributed app: oauth.v2.access and the authorize page (authorizeUrl) answer for it. */
+	oauth?: OAuthAppSpec;
 	/** Messages a channel may take per second before 429 (Slack: about one). */
 	perChannelPerSecond?: number;
 	/** Extra latency on every answer, in ms. */
@@ -361,6 +381,12 @@ export class SlackApiServer {
 	/** Told of every Web API call as it arrives, before it is answered (its request's socket still open: who made it). */
 	onApiCall?: (method: string, request: IncomingMessage) => void;
 	url = '';
+	/** Workspaces, orgs, channels and the bot tokens issued. */
+	readonly directory: SlackDirectory;
+	/** The distributed app's OAuth (when `oauth` was given). */
+	readonly oauth: SlackOAuth | undefined;
+	/** The person signed in to Slack in the test's browser: who approves on the authorize page. */
+	signedInAs: Consent | undefined;
 
 	/** The next `count` calls of `method` are carried out, then their connection reset instead of answered (the answer lost). */
 	dropAnswerOfNext(method: string, count: number): void {
@@ -379,6 +405,24 @@ export class SlackApiServer {
 
 	constructor(private readonly options: SlackServerOptions) {
 		this.server = createServer((req, res) => void this.handle(req, res));
+		this.directory = new SlackDirectory(options);
+		this.oauth = options.oauth ? new SlackOAuth(options.oauth, this.directory) : undefined;
+	}
+
+	/** Slack's authorize page (InstallProvider's `authorizationUrl`). */
+	get authorizeUrl(): string {
+		return `${this.url}/oauth/v2/authorize`;
+	}
+
+	/**
+	 * Uninstalls the app from a workspace (T…) or an org-wide install (E…), as its admin does in
+	 * Slack: its token stops working at once (`token_revoked`). The events Slack then sends the
+	 * app are returned, for the test to deliver.
+	 */
+	uninstall(key: string): ReturnType<typeof uninstallEvents> {
+		const [grant] = this.directory.uninstall(key);
+		if (!grant) throw new Error(`the app is not installed in ${key}`);
+		return uninstallEvents(grant);
 	}
 
 	async start(): Promise<this> {
@@ -538,6 +582,10 @@ export class SlackApiServer {
 			res.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${file.data.length}`);
 			return;
 		}
+		if (url.pathname === '/oauth/v2/authorize') {
+			this.authorizePage(url, res);
+			return;
+		}
 		const body = await readBody(req).catch(() => ({}) as Record<string, unknown>);
 		const response = /^\/response\/(.+)$/.exec(url.pathname);
 		if (response) {
@@ -560,6 +608,10 @@ export class SlackApiServer {
 		}
 		const method = url.pathname.replace(/^\/api\//, '');
 		this.onApiCall?.(method, req);
+		if (method === 'oauth.v2.access') {
+			this.tokenExchange(body, req.headers.authorization, res);
+			return;
+		}
 		const auth =
 			req.headers.authorization ?? (typeof body.token === 'string' ? `Bearer ${body.token}` : '');
 		if (
@@ -571,15 +623,13 @@ export class SlackApiServer {
 			this.send(res, 200, { ok: true, url: this.options.socketMode.url });
 			return;
 		}
-		const workflowToken = [...this.stepRuns.values()].some(
-			(r) => !r.outcome && auth === `Bearer ${r.token}`,
-		);
-		if (auth !== `Bearer ${this.options.token}` && !workflowToken) {
-			this.record(method, body, 200, false, 'invalid_auth');
-			this.send(res, 200, { ok: false, error: 'invalid_auth' });
+		const caller = this.caller(auth);
+		if ('error' in caller) {
+			this.record(method, body, 200, false, caller.error);
+			this.send(res, 200, { ok: false, error: caller.error });
 			return;
 		}
-		const answer = this.answer(method, body);
+		const answer = this.answer(method, body, caller.grant, req.headers.authorization);
 		if ('retryAfter' in answer) {
 			this.rateLimited++;
 			this.record(method, body, 429, false, 'ratelimited');
@@ -603,28 +653,137 @@ export class SlackApiServer {
 		this.send(res, 200, answer);
 	}
 
+	/** The installation a call's token belongs to, or Slack's error for the token. */
+	private caller(auth: string): { grant: Grant } | { error: string } {
+		const token = /^Bearer\s+(.+)$/.exec(auth)?.[1] ?? '';
+		// A workflow token acts for the workspace its step runs in (runStep's, the open one).
+		const workflow = [...this.stepRuns.values()].some((r) => !r.outcome && r.token === token);
+		const grant = workflow
+			? this.directory.activeGrant(this.directory.openTeam ?? '')
+			: this.directory.grant(token);
+		if (!grant) return { error: token ? 'invalid_auth' : 'not_authed' };
+		if (grant.revoked) return { error: 'token_revoked' };
+		return { grant };
+	}
+
+	/** The authorize page, approved at once by whoever `signedInAs` names: a redirect back to the app. */
+	private authorizePage(url: URL, res: ServerResponse): void {
+		const query = Object.fromEntries(url.searchParams);
+		if (!this.oauth || !this.signedInAs) {
+			this.record('oauth/v2/authorize', query, 400, false, 'not_signed_in');
+			res
+				.writeHead(400, { 'content-type': 'text/plain' })
+				.end('no distributed app, or nobody signed in to Slack in this browser (signedInAs)');
+			return;
+		}
+		const page = this.oauth.approve(url, this.signedInAs);
+		if ('refused' in page) {
+			this.record('oauth/v2/authorize', query, 400, false, page.refused);
+			res.writeHead(400, { 'content-type': 'text/plain' }).end(page.refused);
+			return;
+		}
+		this.record('oauth/v2/authorize', query, 302, true);
+		res.writeHead(302, { location: page.location }).end();
+	}
+
+	/** oauth.v2.access: no bearer token, the app's client credentials instead (kept out of `calls`). */
+	private tokenExchange(
+		body: Record<string, unknown>,
+		authorization: string | undefined,
+		res: ServerResponse,
+	): void {
+		const answer = this.oauth
+			? this.oauth.exchange(body, authorization)
+			: { ok: false, error: 'invalid_client_id' };
+		const recorded = Object.fromEntries(
+			Object.entries(body).filter(([key]) => key !== 'client_secret'),
+		);
+		this.record('oauth.v2.access', recorded, 200, answer.ok === true, answer.error as string);
+		this.send(res, 200, answer);
+	}
+
+	/** The methods that tell an installation about itself and end it. */
+	private installationAnswer(
+		method: string,
+		body: Record<string, unknown>,
+		caller: Grant,
+		authorization: string | undefined,
+	): Record<string, unknown> | undefined {
+		switch (method) {
+			case 'auth.test':
+				return this.directory.authTest(caller);
+			case 'auth.teams.list':
+				return {
+					ok: true,
+					teams: this.directory.teamsOf(caller).map((id) => ({
+						id,
+						name: this.directory.workspace(id)?.name,
+					})),
+					response_metadata: { next_cursor: '' },
+				};
+			case 'auth.revoke':
+				if (body.test === true || body.test === 'true') return { ok: true, revoked: false };
+				caller.revoked = true;
+				return { ok: true, revoked: true };
+			case 'apps.uninstall': {
+				const refused = this.oauth
+					? this.oauth.clientError(body, authorization)
+					: 'invalid_client_id';
+				if (refused) return { ok: false, error: refused };
+				this.directory.uninstall(grantKey(caller));
+				return { ok: true };
+			}
+			case 'conversations.list':
+				return this.conversationsList(body, caller);
+			default:
+				return undefined;
+		}
+	}
+
+	/** The channels a token sees in one workspace; an org-wide token must name the workspace. */
+	private conversationsList(body: Record<string, unknown>, caller: Grant): Record<string, unknown> {
+		const team = typeof body.team_id === 'string' && body.team_id ? body.team_id : caller.teamId;
+		if (!team) return { ok: false, error: 'missing_argument' };
+		if (!this.directory.covers(caller, team))
+			return { ok: false, error: 'team_access_not_granted' };
+		const declared = this.directory.channelsOf(team).map((c) => ({
+			id: c.id,
+			name: c.name,
+			is_channel: true,
+			is_shared: c.shared,
+			is_ext_shared: this.directory.isExternallyShared(c.id),
+			context_team_id: c.owner,
+		}));
+		const named =
+			team === this.directory.openTeam
+				? [...this.names].map(([id, name]) => ({ id, name, is_channel: true }))
+				: [];
+		return { ok: true, channels: [...declared, ...named], response_metadata: { next_cursor: '' } };
+	}
+
+	/** The channel id a call names, when its token reaches it. */
+	private reachable(caller: Grant, channel: unknown): string | undefined {
+		return this.directory.resolveChannel(caller, String(channel ?? ''), (name) =>
+			this.channelId(name),
+		);
+	}
+
 	private answer(
 		method: string,
 		body: Record<string, unknown>,
+		caller: Grant,
+		authorization?: string,
 	): Record<string, unknown> | { retryAfter: number } {
 		const forced = this.forced.get(method) ?? 0;
 		if (forced > 0) {
 			this.forced.set(method, forced - 1);
 			return { retryAfter: 1 };
 		}
+		const installation = this.installationAnswer(method, body, caller, authorization);
+		if (installation) return installation;
 		switch (method) {
-			case 'auth.test':
-				return {
-					ok: true,
-					url: 'https://example.slack.com/',
-					team: 'Plant',
-					user: 'drive-bot',
-					team_id: 'T0001',
-					user_id: 'U0BOT',
-					bot_id: 'B0BOT',
-				};
 			case 'chat.postMessage': {
-				const channel = this.channelId(String(body.channel ?? ''));
+				const channel = this.reachable(caller, body.channel);
 				if (!channel) return { ok: false, error: 'channel_not_found' };
 				const problems = blockKitProblems(body.text, body.blocks, body.attachments);
 				if (problems.length) {
@@ -643,7 +802,10 @@ export class SlackApiServer {
 				const threadTs =
 					typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : undefined;
 				const metadata = body.metadata as StoredMessage['metadata'];
-				if (String(body.channel).startsWith('#'))
+				if (
+					String(body.channel).startsWith('#') &&
+					channel === this.channelId(String(body.channel))
+				)
 					this.names.set(channel, String(body.channel).slice(1));
 				const message: StoredMessage = {
 					channel,
@@ -660,6 +822,8 @@ export class SlackApiServer {
 			}
 			case 'chat.update': {
 				const channel = String(body.channel ?? '');
+				if (!this.directory.reaches(caller, channel))
+					return { ok: false, error: 'channel_not_found' };
 				const message = this.messages.get(`${channel}/${String(body.ts)}`);
 				if (!message) return { ok: false, error: 'message_not_found' };
 				const problems = blockKitProblems(body.text, body.blocks, body.attachments);
@@ -701,7 +865,9 @@ export class SlackApiServer {
 				if (files.some((f) => f?.data === undefined || f.data.length !== f.length))
 					return { ok: false, error: 'file_not_found' };
 				const channel =
-					typeof body.channel_id === 'string' ? this.channelId(body.channel_id) : undefined;
+					typeof body.channel_id === 'string' ? this.reachable(caller, body.channel_id) : undefined;
+				if (typeof body.channel_id === 'string' && !channel)
+					return { ok: false, error: 'channel_not_found' };
 				const threadTs =
 					typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : undefined;
 				list.forEach((f, i) =>
@@ -756,7 +922,8 @@ export class SlackApiServer {
 			case 'conversations.replies': {
 				// As Slack: ids only (a #name is channel_not_found), newest first, metadata on request.
 				const channel = String(body.channel ?? '');
-				if (!/^[CGD][A-Z0-9]{6,}$/.test(channel)) return { ok: false, error: 'channel_not_found' };
+				if (!/^[CGD][A-Z0-9]{6,}$/.test(channel) || !this.directory.reaches(caller, channel))
+					return { ok: false, error: 'channel_not_found' };
 				const oldest = Number(body.oldest ?? 0);
 				// `latest` ends the range (Slack: exclusive unless `inclusive`); latest = a message's ts with inclusive and limit 1 reads that message.
 				const latest = body.latest === undefined ? Infinity : Number(body.latest);
@@ -795,12 +962,6 @@ export class SlackApiServer {
 					response_metadata: { next_cursor: next },
 				};
 			}
-			case 'conversations.list':
-				return {
-					ok: true,
-					channels: [...this.names].map(([id, name]) => ({ id, name, is_channel: true })),
-					response_metadata: { next_cursor: '' },
-				};
 			case 'usergroups.list':
 				return {
 					ok: true,
@@ -857,6 +1018,8 @@ export class SlackApiServer {
 			}
 			case 'chat.getPermalink': {
 				const channel = String(body.channel ?? '');
+				if (!this.directory.reaches(caller, channel))
+					return { ok: false, error: 'channel_not_found' };
 				const ts = String(body.message_ts ?? '');
 				if (
 					!this.messages.has(`${channel}/${ts}`) &&
@@ -870,6 +1033,7 @@ export class SlackApiServer {
 				};
 			}
 			case 'chat.postEphemeral':
+				if (!this.reachable(caller, body.channel)) return { ok: false, error: 'channel_not_found' };
 				return {
 					ok: true,
 					message_ts: `${Math.floor(Date.now() / 1000)}.${String(++this.seq).padStart(6, '0')}`,
