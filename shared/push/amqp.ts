@@ -2,11 +2,12 @@
 // AMQP 1.0 adapter (rhea): SASL PLAIN with the data-subscription user, one receiver link on the
 // user's queue, manual settlement (accepted after the handler, released otherwise).
 import { create_container, type Connection, type ConnectionOptions, type EventContext } from 'rhea';
-import type { AdapterDelivery, AdapterSession, AdapterSettings, PushAdapter } from './adapter';
+import type { AdapterSession, AdapterSettings, PushAdapter } from './adapter';
+import { AdapterConnection } from './adapter-connection';
 import { defaultAmqpAddress } from './amqp-address';
 import { openQueueLink } from './amqp-link';
 import { explainAmqpCondition, type BrokerCondition } from './broker-errors';
-import { PushAuthError, PushError, redactUrl } from './errors';
+import { PushAuthError, PushError } from './errors';
 import { destroyAmqpSocket } from './rhea-socket';
 
 export function createAmqpAdapter(settings: AdapterSettings): PushAdapter {
@@ -33,35 +34,15 @@ function connectionOptions(settings: AdapterSettings): ConnectionOptions {
 	} as ConnectionOptions;
 }
 
-/**
- * One connection to the broker: the session it resolves once the link on the user's queue is
- * open, or the error that ended it before; then `ended` says how the connection ended.
- */
-class AmqpConnection {
-	private readonly safeUrl: string;
-	private readonly connection: Connection;
-	private readonly timer: NodeJS.Timeout;
-	private readonly ended: Promise<PushError | undefined>;
-	private resolveEnded!: (error: PushError | undefined) => void;
-	private address: string;
+/** One AMQP connection; its session stands once the link on the user's queue is open. */
+class AmqpConnection extends AdapterConnection {
+	private address = this.settings.address ?? this.settings.topic;
+	private readonly timer = setTimeout(() => this.timedOut(), this.settings.connectTimeoutMs);
+	private readonly connection: Connection = create_container({
+		id: this.settings.clientId,
+	}).connect(connectionOptions(this.settings));
 	private opened = false;
-	private closing = false;
 	private finished = false;
-	private lastError: PushError | undefined;
-
-	constructor(
-		private readonly settings: AdapterSettings,
-		private readonly onDelivery: (delivery: AdapterDelivery) => void,
-		private readonly resolve: (session: AdapterSession) => void,
-		private readonly reject: (error: PushError) => void,
-	) {
-		this.safeUrl = redactUrl(settings.url.toString());
-		this.address = settings.address ?? settings.topic;
-		this.ended = new Promise((resolveEnded) => (this.resolveEnded = resolveEnded));
-		const container = create_container({ id: settings.clientId });
-		this.timer = setTimeout(() => this.timedOut(), settings.connectTimeoutMs);
-		this.connection = container.connect(connectionOptions(settings));
-	}
 
 	watch(): void {
 		this.watchErrors();

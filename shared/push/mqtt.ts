@@ -5,8 +5,9 @@
 // Up to `prefetch` QoS 1 messages are handled at once (PubackWindow), each PUBACK after its handler.
 import mqtt from 'mqtt';
 import type { ErrorWithReasonCode, IClientOptions, IPublishPacket, MqttClient } from 'mqtt';
-import type { AdapterDelivery, AdapterSession, AdapterSettings, PushAdapter } from './adapter';
-import { PushAuthError, PushError, PushStreamEndedError, redactUrl } from './errors';
+import type { AdapterSession, AdapterSettings, PushAdapter } from './adapter';
+import { AdapterConnection } from './adapter-connection';
+import { PushAuthError, PushError, PushStreamEndedError } from './errors';
 import { PubackWindow } from './mqtt-window';
 
 /** CONNACK return codes 4 (bad user name or password) and 5 (not authorized). */
@@ -36,37 +37,16 @@ function clientOptions(settings: AdapterSettings): IClientOptions {
 	};
 }
 
-/**
- * One connection to the broker: the session it resolves once the subscription is granted, or the
- * error that ended it before; then `ended` says how the connection ended.
- */
-class MqttConnection {
-	private readonly safeUrl: string;
-	private readonly address: string;
-	private readonly client: MqttClient;
-	private readonly window: PubackWindow;
-	private readonly ended: Promise<PushError | undefined>;
-	private resolveEnded!: (error: PushError | undefined) => void;
+/** One MQTT connection; its session stands once the broker granted the subscription. */
+class MqttConnection extends AdapterConnection {
+	private readonly address = this.settings.address ?? `dm/${this.settings.topic}/#`;
+	private readonly client: MqttClient = mqtt.connect(
+		`${this.settings.url.protocol}//${this.settings.url.host}`,
+		clientOptions(this.settings),
+	);
+	private readonly window = new PubackWindow(this.client, this.settings.prefetch);
 	private subscribing = false;
 	private subscribed = false;
-	private closing = false;
-	private lastError: PushError | undefined;
-
-	constructor(
-		private readonly settings: AdapterSettings,
-		private readonly onDelivery: (delivery: AdapterDelivery) => void,
-		private readonly resolve: (session: AdapterSession) => void,
-		private readonly reject: (error: PushError) => void,
-	) {
-		this.safeUrl = redactUrl(settings.url.toString());
-		this.address = settings.address ?? `dm/${settings.topic}/#`;
-		this.ended = new Promise((resolveEnded) => (this.resolveEnded = resolveEnded));
-		this.client = mqtt.connect(
-			`${settings.url.protocol}//${settings.url.host}`,
-			clientOptions(settings),
-		);
-		this.window = new PubackWindow(this.client, settings.prefetch);
-	}
 
 	watch(): void {
 		this.client.handleMessage = (packet, done) => this.receive(packet, done);
