@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { LEVELS } from '../../shared/spec';
 import { startSimulator } from '../../simulator';
 import { RAW_PERIOD_MS } from '../../simulator/data/series';
-import { seedFleet, type FleetData } from '../../simulator/fleet/seed';
+import type { FleetData } from '../../simulator/fleet/model';
+import { seedFleet } from '../../simulator/fleet/seed';
 import { seedOf } from '../../simulator/random';
 import {
 	DAY,
