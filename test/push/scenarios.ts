@@ -86,7 +86,7 @@ function settleDown(): Promise<void> {
 
 /**
  * Runs a first connection that must fail and checks that no timer it made is still pending (one
- * left behind kept the process, and jest, up for the whole connect timeout). Only meaningful with
+ * left behind keeps the process, and jest, up for the whole connect timeout). Only meaningful with
  * the broker in another process: an in-process broker's own timers would be counted too. Jest's
  * own timers are not counted: run in band (`-i`), its status reporter ticks in this process.
  */

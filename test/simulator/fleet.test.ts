@@ -228,7 +228,7 @@ describe('control and bus', () => {
 	test('online, then offline a moment later, at an hour the seeded fleet has it offline: LatestDataReceived is the time it was online', async () => {
 		// An asset the seeded hours have offline now (no state forced yet), as the hourly state reports it.
 		// Which assets the seed has offline depends on the hour: the clock moves on an hour at a time
-		// until one is (the test failed at some hours of the day when it took the hour it ran at).
+		// until one is (the hour the test runs at may have none).
 		const offlineNow = new Set<number>();
 		const off = h.sim.bus.on('state.hourly', (e) =>
 			e.states.forEach((s) => !s.online && offlineNow.add(s.assetId)),
@@ -295,8 +295,8 @@ describe('control and bus', () => {
 
 describe('simulated time', () => {
 	// The origin is a whole second; started without a startTime, simulated time is the wall clock's,
-	// not up to a second behind it (an event raised just after a client started was then stamped
-	// with a second before that start, and the bot took it for something that happened before).
+	// not up to a second behind it (an event raised just after a client started would otherwise be
+	// stamped with a second before that start, and the bot would take it for something older).
 	test('started without a startTime, it is the wall clock at scale 1, never behind it', async () => {
 		const lags: number[] = [];
 		for (let i = 0; i < 5; i++) {
