@@ -156,8 +156,8 @@ export class TokenService {
 				return { ok: false, reason: 'token payload is not JSON' };
 			}
 			// The signature and payload of a token never change: checked once, its claims are kept (the
-			// HMAC was a fifth of the simulator's CPU per request). Time and audience are checked below
-			// on every request, as before.
+			// HMAC would be a fifth of the simulator's CPU per request). Time and audience are checked
+			// below on every request.
 			if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.clear();
 			this.verified.set(token, claims);
 		}

@@ -1,24 +1,26 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the platform simulator, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { TokenService } from './auth';
 import type { SimulatorBus } from './bus';
 import { createControl, type SimulatorControl } from './control';
 import { Faults, type FaultRule } from './faults';
-import type { Level } from '../shared/spec';
-import { isCbmCapable, type AssetRec } from './fleet/model';
 import { seedFleet } from './fleet/seed';
+import { fleetView, type FleetView } from './fleet/view';
 import { createSimulatorServer } from './http/server';
+import { startupInfo, type SimulatorInfo } from './info';
 import { Platform } from './platform';
 import { startPushChannel } from './push';
 import { seedOf } from './random';
 import { RequestLog } from './requestLog';
-import { SimClock, isoUtc } from './time';
+import { SimClock } from './time';
 import { Ticker } from './ticks';
 
 export type { FaultRule, Faults } from './faults';
 export type { RequestLog, RequestRecord } from './requestLog';
 export type { SimulatorControl } from './control';
 export type { RaiseEventInput } from './data/events';
+export type { AssetSummary, FleetView } from './fleet/view';
+export type { SimulatorCredential, SimulatorInfo } from './info';
 export { SimClock } from './time';
 export { SimulatorBus } from './bus';
 
@@ -49,70 +51,6 @@ export interface SimulatorOptions {
 	mqttPort?: number;
 }
 
-export interface SimulatorCredential {
-	orgId: number;
-	orgName: string;
-	orgType: 'VENDOR' | 'CP' | 'EU';
-	apiKey: string;
-	apiSecret: string;
-}
-
-/** The start-up JSON (the first stdout line of the CLI). Keep it stable: other tools read it. */
-export interface SimulatorInfo {
-	baseUrl: string;
-	authUrl: string;
-	tenantId: string;
-	apiScopeId: string;
-	credentials: SimulatorCredential[];
-	/** Unused codes to bind (E7). */
-	subscriptionCodes: Array<{ code: string; level: string; type: string; assetType: string }>;
-	/** Unused but expired codes (E7 answers 105202). */
-	expiredSubscriptionCodes: string[];
-	/** Serial numbers in the upstream registry that no asset uses yet (E10 can create them). */
-	registrySerialNumbers: string[];
-	pushUrls: Record<string, string>;
-	seed: number;
-	assetCount: number;
-	timeScale: number;
-	startTime: string;
-}
-
-/** A read-only view of the fleet, for tests and demos to pick assets by kind. */
-export interface AssetSummary
-	extends Pick<
-		AssetRec,
-		| 'id'
-		| 'orgId'
-		| 'groupId'
-		| 'plantId'
-		| 'name'
-		| 'serialNumber'
-		| 'assetType'
-		| 'modelType'
-		| 'gatewayType'
-		| 'powerTrainId'
-		| 'memberIds'
-	> {
-	/** The gating level, 'expired' when every subscription ended. */
-	level: Level | 'expired';
-	/** True when the asset never had a subscription (it then stands at Entry). */
-	unsubscribed: boolean;
-	cbmCapable: boolean;
-	createdOn: string;
-}
-
-export interface FleetView {
-	assets(): AssetSummary[];
-	orgs(): Array<{
-		id: number;
-		name: string;
-		orgType: string;
-		authorizedCpIds: number[];
-		groupIds: number[];
-		plantIds: number[];
-	}>;
-}
-
 export interface Simulator {
 	info: SimulatorInfo;
 	faults: Faults;
@@ -130,27 +68,12 @@ const POLL_MS = 200;
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const seed = seedOf(options.seed ?? 1);
 	const timeScale = options.timeScale ?? 1;
-	if (!(timeScale > 0)) throw new RangeError(`timeScale must be > 0, got ${timeScale}`);
-	const origin =
-		options.startTime === undefined ? Date.now() : new Date(options.startTime).getTime();
-	if (Number.isNaN(origin))
-		throw new RangeError(`startTime is not a date: ${String(options.startTime)}`);
-	// The origin is a whole second (the fleet is seeded from it). Without a startTime it stands for
-	// that same real instant, so simulated time never runs behind the wall clock: an event raised
-	// right after a client started must not be stamped with a second before that start.
-	const wholeSecond = Math.floor(origin / 1000) * 1000;
-	const clock = new SimClock(
-		wholeSecond,
-		timeScale,
-		Date.now,
-		options.startTime === undefined ? wholeSecond : undefined,
-	);
+	const clock = startClock(options.startTime, timeScale);
 	const data = seedFleet(seed, options.assets ?? DEFAULT_ASSETS, clock.origin);
 	const platform = new Platform(seed, data, clock, options.reportGenerationMs ?? 20_000);
 	const faults = new Faults(seed, options.faults ?? []);
 	const requests = new RequestLog();
 	const tokenLifetime = options.tokenLifetimeSec ?? 3599;
-	let authUrl = '';
 	const tokens = new TokenService(platform.store, {
 		authUrl: '',
 		tenantId: data.tenantId,
@@ -160,13 +83,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	});
 	const server = createSimulatorServer({ platform, tokens, faults, requests });
 	const host = options.host ?? '127.0.0.1';
-	await new Promise<void>((resolve, reject) => {
-		server.once('error', reject);
-		server.listen(options.port ?? 0, host, () => resolve());
-	});
-	const port = (server.address() as AddressInfo).port;
-	const baseUrl = `http://${host}:${port}`;
-	authUrl = `${baseUrl}/login`;
+	const baseUrl = `http://${host}:${await listen(server, host, options.port ?? 0)}`;
+	const authUrl = `${baseUrl}/login`;
 	tokens.setAuthUrl(authUrl);
 	platform.baseUrl = baseUrl;
 
@@ -185,75 +103,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 					mqttPort: options.mqttPort,
 				});
 
-	const usedSerials = new Set(platform.store.assets().map((a) => a.serialNumber));
-	const info: SimulatorInfo = {
-		baseUrl,
-		authUrl,
-		tenantId: data.tenantId,
-		apiScopeId: data.apiScopeId,
-		credentials: platform.store.orgs().map((o) => ({
-			orgId: o.id,
-			orgName: o.name,
-			orgType: o.orgType,
-			apiKey: o.apiKey,
-			apiSecret: o.apiSecret,
-		})),
-		subscriptionCodes: [...data.codes.values()]
-			.filter((c) => c.usedByAssetId === null && c.expiresAt > clock.now())
-			.map((c) => ({ code: c.code, level: c.level, type: c.type, assetType: c.assetType })),
-		expiredSubscriptionCodes: [...data.codes.values()]
-			.filter((c) => c.usedByAssetId === null && c.expiresAt <= clock.now())
-			.map((c) => c.code),
-		registrySerialNumbers: [...data.registry.keys()].filter((s) => !usedSerials.has(s)),
-		pushUrls: { ...push.urls },
-		seed,
-		assetCount: data.assets.size,
-		timeScale,
-		startTime: isoUtc(clock.origin),
-	};
-
-	const fleet: FleetView = {
-		assets: () =>
-			platform.store.assets().map((a) => {
-				const standing = platform.store.standing(a, clock.now());
-				return {
-					id: a.id,
-					orgId: a.orgId,
-					groupId: a.groupId,
-					plantId: a.plantId,
-					name: a.name,
-					serialNumber: a.serialNumber,
-					assetType: a.assetType,
-					modelType: a.modelType,
-					gatewayType: a.gatewayType,
-					level: standing.kind === 'expired' ? 'expired' : standing.level,
-					unsubscribed: standing.kind === 'never',
-					cbmCapable: isCbmCapable(a),
-					createdOn: isoUtc(a.createdOn),
-					powerTrainId: a.powerTrainId,
-					memberIds: a.memberIds && [...a.memberIds],
-				};
-			}),
-		orgs: () =>
-			platform.store.orgs().map((o) => ({
-				id: o.id,
-				name: o.name,
-				orgType: o.orgType,
-				authorizedCpIds: [...o.authorizedCpIds],
-				groupIds: platform.store.groupsOf(o.id).map((g) => g.id),
-				plantIds: platform.store.plantsOf(o.id).map((p) => p.id),
-			})),
-	};
-
 	let closed: Promise<void> | undefined;
 	return {
-		info,
+		info: startupInfo(platform, { baseUrl, authUrl, pushUrls: push.urls, timeScale }),
 		faults,
 		clock,
 		requests,
 		control,
 		bus: platform.bus,
-		fleet,
+		fleet: fleetView(platform),
 		close: () =>
 			(closed ??= (async () => {
 				clearInterval(timer);
@@ -264,4 +122,30 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				});
 			})()),
 	};
+}
+
+/** The simulated clock: from `startTime` (default now, a whole second), `timeScale` times faster than real time. */
+function startClock(startTime: SimulatorOptions['startTime'], timeScale: number): SimClock {
+	if (!(timeScale > 0)) throw new RangeError(`timeScale must be > 0, got ${timeScale}`);
+	const origin = startTime === undefined ? Date.now() : new Date(startTime).getTime();
+	if (Number.isNaN(origin)) throw new RangeError(`startTime is not a date: ${String(startTime)}`);
+	// The origin is a whole second (the fleet is seeded from it). Without a startTime it stands for
+	// that same real instant, so simulated time never runs behind the wall clock: an event raised
+	// right after a client started must not be stamped with a second before that start.
+	const wholeSecond = Math.floor(origin / 1000) * 1000;
+	return new SimClock(
+		wholeSecond,
+		timeScale,
+		Date.now,
+		startTime === undefined ? wholeSecond : undefined,
+	);
+}
+
+/** Listens on `host`:`port` (0: a free one); resolves the port. */
+async function listen(server: Server, host: string, port: number): Promise<number> {
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => resolve());
+	});
+	return (server.address() as AddressInfo).port;
 }

@@ -5,8 +5,7 @@ import { HealthModel } from './data/health';
 import { SeriesSource } from './data/series';
 import { SubscriberStore } from './data/subscribers';
 import { LinkSigner } from './files/links';
-import type { AssetRec, ReportRec } from './fleet/model';
-import type { FleetData } from './fleet/seed';
+import type { AssetRec, FleetData, ReportRec } from './fleet/model';
 import { FleetStore, subscriptionStatus } from './fleet/store';
 import { SimClock, isoUtc } from './time';
 

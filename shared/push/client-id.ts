@@ -6,7 +6,7 @@ export const MQTT_CLIENT_ID_MAX = 23;
 /**
  * One client per workflow trigger: the MQTT client id and the AMQP container and link name of a
  * trigger node, from the user, the workflow and the node. Stable across restarts (a persistent
- * session is found again), distinct between workflows (two workflows on one credential no longer
+ * session is found again), distinct between workflows (two workflows on one credential never
  * take one session from each other), and 23 bytes: `dm` plus a letter for the purpose, then 20
  * hex digits of a SHA-256 (80 bits: no two of a user's triggers meet by chance).
  */
@@ -26,7 +26,7 @@ export function triggerClientId(parts: {
  * The bot's MQTT client id (and AMQP container and link name) for a data-subscription user: from
  * the user name alone, so every replica of one bot installation, all started with the same
  * configuration, uses the same one. With a persistent session the broker keeps what arrives while
- * no replica is connected, and hands the session to whichever replica leads next (issue 26).
+ * no replica is connected, and hands the session to whichever replica leads next.
  */
 export function botClientId(userName: string): string {
 	return `dm-${userName}`;

@@ -127,6 +127,20 @@ export interface ReportRec {
 	failReason: string | null;
 }
 
+/** Everything seeded from one seed: the fleet, the code pool, the upstream registry. */
+export interface FleetData {
+	tenantId: string;
+	apiScopeId: string;
+	orgs: Map<number, OrgRec>;
+	groups: Map<number, GroupRec>;
+	plants: Map<number, PlantRec>;
+	assets: Map<number, AssetRec>;
+	codes: Map<string, CodeRec>;
+	registry: Map<string, RegistryEntry>;
+	reports: Map<number, ReportRec>;
+	ids: { asset: number; group: number; subscription: number; report: number };
+}
+
 /** CBM-capable drive families (the spec: "supported only for two drive model families"). */
 export const CBM_FAMILIES = ['ACS880', 'ACS580'] as const;
 

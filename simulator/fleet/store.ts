@@ -1,6 +1,5 @@
 import type { Level } from '../../shared/spec';
-import type { AssetRec, GroupRec, OrgRec, PlantRec, SubscriptionRec } from './model';
-import type { FleetData } from './seed';
+import type { AssetRec, FleetData, GroupRec, OrgRec, PlantRec, SubscriptionRec } from './model';
 
 export type SubscriptionStatus = 'Nonactivated' | 'Activated' | 'Expired';
 

@@ -2,20 +2,14 @@
 // The simulator's AMQP 1.0 endpoint (rhea listening): SASL PLAIN against the data-subscription
 // users, one queue per user, a sender link per consumer on the address `{topic}` (assumption P2).
 import { once } from 'node:events';
-import type { AddressInfo, Server } from 'node:net';
-import {
-	create_container,
-	message as amqpMessage,
-	type Connection,
-	type Delivery,
-	type EventContext,
-	type Sender,
-} from 'rhea';
+import type { AddressInfo, Server, Socket } from 'node:net';
+import { create_container, type Connection, type Container, type EventContext } from 'rhea';
 import type { PushEnvelope } from '../../shared/push';
 import { destroyAmqpSocket } from '../../shared/push/rhea-socket';
+import { openSender } from './amqp-sender';
+import { AmqpUsers } from './amqp-users';
 import { authenticateSubscriber } from './auth';
 import type { PushHost } from './host';
-import { UserQueue, type QueueConsumer } from './queue';
 
 /** Messages kept per user while nobody consumes; the oldest are dropped beyond it (assumption P5). */
 export const QUEUE_LIMIT = 100_000;
@@ -50,64 +44,36 @@ export async function startAmqpBroker(
 		(userName: string, password: string) =>
 			authenticateSubscriber(host, userName, password) !== undefined,
 	);
-
-	const queues = new Map<string, UserQueue>();
-	const connections = new Map<Connection, string>();
-	const consumers = new Map<Sender, QueueConsumer>();
-	const queueOf = (userName: string): UserQueue => {
-		let queue = queues.get(userName);
-		if (!queue) {
-			queue = new UserQueue(options.queueLimit ?? QUEUE_LIMIT, (envelope) =>
-				isWanted(userName, envelope),
-			);
-			queues.set(userName, queue);
-		}
-		return queue;
+	const users = new AmqpUsers(options.queueLimit ?? QUEUE_LIMIT, isWanted);
+	serveLinks(container, host, users);
+	const server = await listen(container, options);
+	return {
+		url: `amqp://${options.host}:${server.port}`,
+		enqueue: (userName, envelope) => users.queueOf(userName).enqueue(envelope),
+		droppedOf: (userName) => users.droppedOf(userName),
+		dropConnections: (userName) => {
+			for (const connection of users.connectionsOf(userName)) {
+				connection.close({
+					condition: 'amqp:connection:forced',
+					description: 'the data-subscription password was reset (E30)',
+				});
+			}
+		},
+		deleteUser: (userName) => users.deleteUser(userName),
+		close: async () => {
+			users.closeAll();
+			await server.close();
+		},
 	};
-	const userOf = (connection: Connection): string | undefined =>
-		(connection as unknown as { sasl_transport?: { username?: string } }).sasl_transport
-			?.username ?? connections.get(connection);
+}
 
-	container.on('connection_open', (context: EventContext) => {
-		const userName = userOf(context.connection);
-		if (userName) connections.set(context.connection, userName);
-	});
-	container.on('sender_open', (context: EventContext) => {
-		const sender = context.sender!;
-		const userName = connections.get(context.connection);
-		const user = userName ? host.findSubscriber(userName) : undefined;
-		const address = (
-			sender as unknown as { remote?: { attach?: { source?: { address?: string } } } }
-		).remote?.attach?.source?.address;
-		if (!user || !userName) {
-			sender.close({
-				condition: 'amqp:unauthorized-access',
-				description: 'no data-subscription user on this connection',
-			});
-			return;
-		}
-		if (!isUserAddress(address, user.topic, userName)) {
-			sender.close({
-				condition: 'amqp:not-found',
-				description: `address "${String(address)}" is not the topic of user ${userName}; use "${user.topic}"`,
-			});
-			return;
-		}
-		const consumer: QueueConsumer = {
-			canSend: () => sender.sendable(),
-			send: (envelope) => sender.send(toAmqpMessage(envelope)),
-		};
-		consumers.set(sender, consumer);
-		queueOf(userName).attach(consumer);
-	});
-	container.on('sendable', (context: EventContext) => {
-		const userName = connections.get(context.connection);
-		if (userName) queues.get(userName)?.pump();
-	});
+/** The links' life: opened for a user's queue, credit, settlement, and their end with their session or connection. */
+function serveLinks(container: Container, host: PushHost, users: AmqpUsers): void {
+	container.on('connection_open', (context: EventContext) => users.opened(context.connection));
+	container.on('sender_open', (context: EventContext) => openSender(context, host, users));
+	container.on('sendable', (context: EventContext) => users.pump(context.connection));
 	const settle = (outcome: 'accepted' | 'released' | 'rejected') => (context: EventContext) => {
-		const userName = connections.get(context.connection);
-		if (userName && context.delivery)
-			queues.get(userName)?.settle(context.delivery as Delivery & object, outcome);
+		if (context.delivery) users.settle(context.connection, context.delivery, outcome);
 	};
 	container.on('accepted', settle('accepted'));
 	container.on('rejected', settle('rejected'));
@@ -121,6 +87,8 @@ export async function startAmqpBroker(
 		)?.remote_state;
 		if (state?.constructor?.composite_type !== 'modified') releasedOnly(context);
 	});
+	const detachSession = (context: EventContext): void =>
+		users.detachSession(context.session, context.connection);
 	// Like RabbitMQ 3.x, which ends the session for it: `modified` is not an outcome this broker
 	// takes. Whatever the session had in flight goes back to the queue (detach on session close).
 	container.on('modified', (context: EventContext) => {
@@ -130,32 +98,22 @@ export async function startAmqpBroker(
 			description: 'Unrecognised state modified: settle with accepted, released or rejected',
 		});
 	});
-	const detach = (context: EventContext): void => {
-		const sender = context.sender;
-		const consumer = sender && consumers.get(sender);
-		if (!sender || !consumer) return;
-		consumers.delete(sender);
-		const userName = connections.get(context.connection);
-		if (userName) queues.get(userName)?.detach(consumer);
-	};
-	const forgetConnection = (context: EventContext): void => {
-		for (const [sender, consumer] of [...consumers]) {
-			if (sender.connection !== context.connection) continue;
-			consumers.delete(sender);
-			const userName = connections.get(context.connection);
-			if (userName) queues.get(userName)?.detach(consumer);
-		}
-		connections.delete(context.connection);
-	};
-	container.on('sender_close', detach);
-	const detachSession = (context: EventContext): void => {
-		for (const [sender] of [...consumers].filter(([s]) => s.session === context.session))
-			detach({ ...context, sender } as EventContext);
-	};
+	container.on('sender_close', (context: EventContext) => {
+		if (context.sender) users.detach(context.sender, context.connection);
+	});
 	container.on('session_close', detachSession);
-	container.on('connection_close', forgetConnection);
-	container.on('disconnected', forgetConnection);
-	// Every connection whose socket has not ended yet: closing the broker ends them and their heartbeat timers.
+	container.on('connection_close', (context: EventContext) => users.forget(context.connection));
+	container.on('disconnected', (context: EventContext) => users.forget(context.connection));
+}
+
+/**
+ * Listens, and keeps every socket and every connection whose socket has not ended yet: closing the
+ * server ends them and their heartbeat timers.
+ */
+async function listen(
+	container: Container,
+	options: { host: string; port?: number; idleTimeOutMs?: number },
+): Promise<{ port: number; close(): Promise<void> }> {
 	const live = new Set<Connection>();
 	container.on('connection_open', (context: EventContext) => live.add(context.connection));
 	container.on('disconnected', (context: EventContext) => live.delete(context.connection));
@@ -168,76 +126,19 @@ export async function startAmqpBroker(
 		idle_time_out: options.idleTimeOutMs ?? AMQP_IDLE_TIME_OUT_MS,
 	});
 	await once(server, 'listening');
-	const { port } = server.address() as AddressInfo;
-	const sockets = new Set<import('node:net').Socket>();
+	const sockets = new Set<Socket>();
 	server.on('connection', (socket) => {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
-
-	const connectionsOf = (userName: string) =>
-		[...connections].filter(([, name]) => name === userName).map(([c]) => c);
 	return {
-		url: `amqp://${options.host}:${port}`,
-		enqueue: (userName, envelope) => queueOf(userName).enqueue(envelope),
-		droppedOf: (userName) => queues.get(userName)?.dropped ?? 0,
-		dropConnections: (userName) => {
-			for (const connection of connectionsOf(userName)) {
-				connection.close({
-					condition: 'amqp:connection:forced',
-					description: 'the data-subscription password was reset (E30)',
-				});
-			}
-		},
-		deleteUser: (userName) => {
-			queues.delete(userName);
-			for (const connection of connectionsOf(userName)) {
-				for (const [sender] of [...consumers].filter(([s]) => s.connection === connection)) {
-					consumers.delete(sender);
-					sender.close({
-						condition: 'amqp:resource-deleted',
-						description: 'the data-subscription user was deleted (E29) and its queue removed',
-					});
-				}
-				connection.close({
-					condition: 'amqp:resource-deleted',
-					description: 'the data-subscription user was deleted (E29)',
-				});
-				connections.delete(connection);
-			}
-		},
+		port: (server.address() as AddressInfo).port,
 		close: async () => {
-			for (const connection of connections.keys()) connection.close();
 			const closed = new Promise((resolve) => server.close(resolve));
 			for (const socket of sockets) socket.destroy();
 			for (const connection of live) destroyAmqpSocket(connection);
 			live.clear();
 			await closed;
 		},
-	};
-}
-
-/** The user's topic, or Azure Service Bus style `{topic}/Subscriptions/{userName}`. */
-function isUserAddress(address: string | undefined, topic: string, userName: string): boolean {
-	if (!address) return false;
-	const normalized = address.replace(/^\/+/, '');
-	return (
-		normalized === topic ||
-		normalized.toLowerCase() === `${topic}/subscriptions/${userName}`.toLowerCase()
-	);
-}
-
-function toAmqpMessage(envelope: PushEnvelope) {
-	return {
-		message_id: envelope.messageId,
-		subject: envelope.dataType,
-		content_type: 'application/json',
-		creation_time: new Date(envelope.time),
-		application_properties: {
-			dataType: envelope.dataType,
-			assetId: envelope.assetId,
-			orgId: envelope.orgId,
-		},
-		body: amqpMessage.data_section(Buffer.from(JSON.stringify(envelope))),
 	};
 }

@@ -46,7 +46,7 @@ test('a burst of 10,000 with 1% failing handlers: 0 lost, each failure redeliver
 		logger: { warn: (m: string) => warnings.push(m) },
 	});
 	// Mosquitto resends stored messages before its SUBACK: a failure then must not count as a
-	// failed connect (one did: "reconnect failed", and the backoff grew toward 30 s).
+	// failed connect ("reconnect failed", with a backoff growing toward 30 s).
 	// One reconnect per failure, or fewer when failures fall into the same connection (prefetch).
 	expect(receiver.stats.reconnects).toBeGreaterThan(0);
 	expect(receiver.stats.reconnects).toBeLessThanOrEqual(100);

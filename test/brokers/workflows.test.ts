@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-// Two active workflows on one push credential, each with its own client (issue 28): over
+// Two active workflows on one push credential, each with its own client: over
 // Mosquitto each receives every event and neither takes the other's session (the broker's log has
 // no "already connected"); a trigger reactivated finds its persistent session again. Over
 // RabbitMQ's AMQP 1.0, the user's queue is one queue: two workflows are competing consumers and

@@ -1,5 +1,5 @@
 // What a broker's error tells the user, and the AMQP address each broker expects by default.
-import { defaultAmqpAddress } from '../../shared/push/amqp';
+import { defaultAmqpAddress } from '../../shared/push/amqp-address';
 import { explainAmqpCondition } from '../../shared/push/broker-errors';
 import { PushStreamEndedError } from '../../shared/push';
 

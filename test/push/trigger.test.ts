@@ -330,8 +330,8 @@ describe.each(['amqp', 'mqtt'] as const)('published in n8n 2.41, over %s', (prot
 		expect(executed.sort()).toEqual([...ids].sort());
 		expect(trigger.errors).toEqual([]);
 		// n8n 2.41 registers a node once per listing among trigger and poll nodes: a push trigger
-		// that also had a poll function ran two receivers, which over MQTT took the persistent
-		// session from each other and ran the other's unacknowledged messages again.
+		// that also had a poll function would run two receivers, which over MQTT take the persistent
+		// session from each other and run the other's unacknowledged messages again (Q1).
 		expect(started).toBe(1);
 	});
 

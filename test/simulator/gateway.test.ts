@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-// Taking an asset or a whole gateway offline and back (issue 16), in-process and through the
+// Taking an asset or a whole gateway offline and back, in-process and through the
 // command line's --offline option and stdin control lines.
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions */
 import { spawn } from 'node:child_process';

@@ -20,8 +20,9 @@ import { pushTrigger, receiverOptionsOf } from './push';
  *
  * A trigger function only, no poll function: n8n 2.41 lists a node with both among a workflow's
  * trigger nodes and again among its poll nodes and registers each entry, so the trigger function
- * ran twice per publication. Two receivers with one persistent MQTT client id take the session
- * from each other, and each is handed messages the other had started: executions ran twice.
+ * would run twice per publication. Two receivers with one persistent MQTT client id take the
+ * session from each other, and each is handed messages the other has started: executions would
+ * run twice (assumption Q1).
  */
 export class DriveMonitoringPushTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -7,10 +7,10 @@ import {
 /** Messages handled at once unless the node says otherwise (assumption Q2). */
 export const DEFAULT_PARALLEL_MESSAGES = 10;
 
-/** How long an execution may take to report back before its message is released (issue 28). */
+/** How long an execution may take to report back before its message is released (docs/assumptions.md, Execution Timeout and batches). */
 export const DEFAULT_EXECUTION_TIMEOUT_MINUTES = 10;
 
-/** Events per Execution at most, and how long a batch waits to fill by default (issue 28). */
+/** Events per Execution at most, and how long a batch waits to fill by default (docs/assumptions.md, Execution Timeout and batches). */
 export const MAX_EVENTS_PER_EXECUTION = 1000;
 export const DEFAULT_BATCH_WINDOW_SECONDS = 1;
 

@@ -1,4 +1,4 @@
-import { createPushReceiver } from './index';
+import { createPushReceiver } from './create-receiver';
 import type { PushReceiverOptions } from './types';
 
 /** Logs in and subscribes, then leaves: the credential's Test button. Consumes nothing. */
