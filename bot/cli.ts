@@ -5,8 +5,7 @@
 import { databaseSettings } from './state/database-url';
 import { parseArgs } from 'node:util';
 import '../shared/runtime/node';
-import type { PushSettings } from './alerts/sources/push';
-import type { NoticeSink } from './alerts/sink';
+import type { Notifier } from './kernel/notice';
 import { leaderTimingsOf, readEnv, secretsOf, type BotEnv } from './config/env';
 import { ConfigError, loadConfigFile } from './config/load';
 import type { BotConfig } from './config/schema';
@@ -24,16 +23,17 @@ import {
 import type { DrivePlatform } from './platform/types';
 import { cached } from './ops/readiness';
 import { opsSettingsFromEnv, startOpsServer, type OpsServer } from './ops/server';
-import { startBot } from './runtime';
+import { startBot } from './app/start';
 import { createSlackApp } from './slack/app';
-import { createAlertClient, SlackNoticeSink } from './slack/sink';
+import { createNotifierClient, SlackNotifier } from './slack/notifier';
 import { startRepl } from './terminal/repl';
-import { TerminalNoticeSink } from './terminal/sink';
-import { TerminalMessageSink } from './terminal/messages';
-import { createMessageClient, SlackMessageSink } from './slack/messages';
+import { TerminalNotifier } from './terminal/notifier';
+import { TerminalPublisher } from './terminal/publisher';
+import { createPublisherClient, SlackPublisher } from './slack/publisher';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import type { PushSettings } from './config/push-settings';
 
 const USAGE = `Usage: drive-monitoring-bot [--config bot.yml] [--lenient]
        drive-monitoring-bot migrate --from <state.sqlite> [--to <postgres url>]   (see migrate --help)
@@ -223,23 +223,23 @@ async function main(): Promise<void> {
 	const write = (text: string) => process.stdout.write(text);
 	const slackClient = terminal
 		? undefined
-		: createAlertClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL);
-	const sink: NoticeSink = slackClient
-		? new SlackNoticeSink(slackClient, config.timeZone)
-		: new TerminalNoticeSink(write, config.timeZone, config.command);
+		: createNotifierClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL);
+	const notifier: Notifier = slackClient
+		? new SlackNotifier(slackClient, config.timeZone)
+		: new TerminalNotifier(write, config.timeZone, config.command);
 	// Reports and charts: uploaded to Slack, or saved in a folder the terminal names.
-	const messages = terminal
-		? new TerminalMessageSink(write, mkdtempSync(path.join(tmpdir(), 'drive-bot-files-')))
-		: new SlackMessageSink(createMessageClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL));
+	const publisher = terminal
+		? new TerminalPublisher(write, mkdtempSync(path.join(tmpdir(), 'drive-bot-files-')))
+		: new SlackPublisher(createPublisherClient(env.SLACK_BOT_TOKEN as string, env.SLACK_API_URL));
 	const bot = await startBot({
 		config,
 		platform: setup.platform,
 		commandPlatform: setup.commandPlatform,
 		budget: setup.budget,
-		sink,
+		notifier,
 		logger,
 		push: setup.push,
-		messages,
+		publisher,
 		now: setup.now,
 		lenient: values.lenient,
 		database,

@@ -1,10 +1,10 @@
 import type { Simulator } from '../simulator';
-import type { PushSettings } from './alerts/sources/push';
 import { ConfigError } from './config/load';
 import type { BotLogger } from './log';
 import { createPlatformClient } from './platform/client';
 import { ensurePushUser } from './platform/push-user';
 import type { DrivePlatform } from './platform/types';
+import type { PushSettings } from './config/push-settings';
 
 export interface EmbeddedPlatform {
 	sim: Simulator;

@@ -13,15 +13,15 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { AlertRecord } from '../../bot/alerts/model';
-import { Dispatcher } from '../../bot/alerts/dispatcher';
+import type { AlertRecord } from '../../bot/kernel/alert';
+import { Dispatcher } from '../../bot/leader/outbox/dispatcher';
 import { parseConfig } from '../../bot/config/load';
 import { createLogger } from '../../bot/log';
 import { createPlatformClient } from '../../bot/platform/client';
 import { ensurePushUser } from '../../bot/platform/push-user';
-import { type Bot, startBot } from '../../bot/runtime';
+import { type Bot, startBot } from '../../bot/app/start';
 import { createSlackApp } from '../../bot/slack/app';
-import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
+import { createNotifierClient, SlackNotifier } from '../../bot/slack/notifier';
 import { openDatabase } from '../../bot/state/open';
 import { StateStore } from '../../bot/state/store';
 import { createPushReceiver } from '../../shared/push';
@@ -83,7 +83,7 @@ async function commands(): Promise<Figure[]> {
 	const bot = await startBot({
 		config,
 		platform,
-		sink: new SlackNoticeSink(createAlertClient(token, slack.apiUrl), config.timeZone),
+		notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), config.timeZone),
 		logger,
 	});
 	await bot.poll?.pollOnce();
@@ -184,7 +184,7 @@ async function alertsAndStorm(): Promise<Figure[]> {
 	const bot: Bot = await startBot({
 		config,
 		platform: createPlatformClient(credentials(sim, botOrg), logger),
-		sink: new SlackNoticeSink(createAlertClient(token, slack.apiUrl), config.timeZone),
+		notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), config.timeZone),
 		logger,
 		push: [botPush],
 	});
@@ -247,7 +247,7 @@ async function alertsAndStorm(): Promise<Figure[]> {
 	const store = StateStore.over(await openDatabase({ stateFile: ':memory:' }));
 	const naive = new Dispatcher(
 		store,
-		new SlackNoticeSink(createAlertClient(token, slack.apiUrl), '+08:00'),
+		new SlackNotifier(createNotifierClient(token, slack.apiUrl), '+08:00'),
 		{ postsPerSecond: 1, stormPerMinute: 1e9, digestBacklog: 1e9, logger },
 	);
 	const sample = slack.posts().find((m) => !m.threadTs && m.text.startsWith('Fault'));
@@ -342,7 +342,7 @@ async function reminders(): Promise<Figure[]> {
 	const bot = await startBot({
 		config,
 		platform: createPlatformClient(credentials(sim), logger),
-		sink: new SlackNoticeSink(createAlertClient(token, slack.apiUrl), config.timeZone),
+		notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), config.timeZone),
 		logger,
 	});
 	const drives = sim.fleet.assets().filter((a) => a.assetType === 'Drive' && a.level !== 'expired');
@@ -439,7 +439,7 @@ async function memory(): Promise<Figure[]> {
 	const bot = await startBot({
 		config,
 		platform: vendor,
-		sink: new SlackNoticeSink(createAlertClient(token, slack.apiUrl), config.timeZone),
+		notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), config.timeZone),
 		logger,
 		push: [push],
 	});

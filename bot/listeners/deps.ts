@@ -1,10 +1,10 @@
-import type { CommandHandler } from '../commands/handler';
+import type { CommandHandler } from '../features/commands/handler';
 import type { BotConfig } from '../config/schema';
-import type { HomeService } from '../home/service';
+import type { HomeService } from '../features/home/service';
 import type { BotLogger } from '../log';
-import type { OnCall } from '../oncall';
+import type { OnCall } from '../features/oncall/oncall';
 import type { AssetDirectory } from '../platform/directory';
-import type { ReportService } from '../reports/service';
+import type { ReportService } from '../features/reports/service';
 import type { StateStore } from '../state/store';
 import type { StepLimits } from './functions/run';
 

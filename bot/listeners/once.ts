@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { AllMiddlewareArgs, AnyMiddlewareArgs, App } from '@slack/bolt';
 import { errorText } from '../log';
-import { claimPayload, forgetOldPayloads, payloadKey, releasePayload } from '../state/slack-once';
+import { claimPayload, forgetOldPayloads, payloadKey, releasePayload } from '../cluster/slack-once';
 import type { ListenerDeps } from './deps';
 
 /** How often a replica forgets old claims, at most (lazily, on a payload it receives). */

@@ -1,6 +1,6 @@
 import { Limiter } from '../../shared/core/limiter';
 import { resolveName } from '../../shared/resolve/match';
-import type { AssetRef } from '../alerts/model';
+import type { AssetRef } from '../kernel/alert';
 import type { BotLogger } from '../log';
 import type { AssetDetail, AssetListItem, DrivePlatform, OrgNode } from './types';
 

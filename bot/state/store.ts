@@ -1,5 +1,6 @@
-import type { AlertRecord, CbmAlert, OutboxItem } from '../alerts/model';
+import type { AlertRecord, CbmAlert } from '../kernel/alert';
 import type { SqlDatabase, SqlExecutor } from './sql';
+import type { OutboxItem } from '../kernel/outbox';
 
 /**
  * A Slack call whose answer was not recorded: it may have reached Slack (a crash, a timeout), so

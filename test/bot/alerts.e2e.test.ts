@@ -1,5 +1,4 @@
-import type { PushSettings } from '../../bot/alerts/sources/push';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
 import {
@@ -11,6 +10,7 @@ import {
 	topMessagesOf,
 } from './harness';
 import { SlackApiServer } from './slack-server';
+import type { PushSettings } from '../../bot/config/push-settings';
 
 const botToken = fakeSlackToken('b');
 const { logger, lines } = capturingLogger();

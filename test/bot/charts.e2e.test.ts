@@ -1,11 +1,11 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { commandMessage } from '../../bot/blocks/command';
-import { renderSeriesChart } from '../../bot/charts/render';
+import { renderSeriesChart } from '../../bot/features/charts/render';
 import { messageToText } from '../../bot/render/text';
-import { textChart } from '../../bot/charts/text';
+import { textChart } from '../../bot/features/charts/text';
 import { createPlatformClient } from '../../bot/platform/client';
 import type { ParamSeries } from '../../bot/platform/types';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { ceilToSecond } from '../../shared/time';
 import type { Simulator } from '../../simulator';
 import { fakeSlackToken, waitFor } from './helpers';

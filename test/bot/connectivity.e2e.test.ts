@@ -1,4 +1,4 @@
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import type { Simulator } from '../../simulator';
 import { fakeSlackToken, waitFor } from './helpers';
 import { pushUserFor, type SimAsset, startTestBot } from './harness';

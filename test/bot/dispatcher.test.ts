@@ -1,8 +1,8 @@
-import { enqueueCbmDigestIfDue } from '../../bot/alerts/cbm-digest';
-import { Dispatcher } from '../../bot/alerts/dispatcher';
-import type { AlertRecord, CbmAlert } from '../../bot/alerts/model';
+import { enqueueCbmDigestIfDue } from '../../bot/leader/jobs/cbm-digest';
+import { Dispatcher } from '../../bot/leader/outbox/dispatcher';
+import type { AlertRecord, CbmAlert } from '../../bot/kernel/alert';
 import { parseConfig } from '../../bot/config/load';
-import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
+import { createNotifierClient, SlackNotifier } from '../../bot/slack/notifier';
 import { openTestDatabase } from './store-under-test';
 import { StateStore } from '../../bot/state/store';
 import { capturingLogger, fakeSlackToken } from './helpers';
@@ -41,7 +41,7 @@ test('a 429 makes only its channel wait for Retry-After; the other channel goes 
 	// Faster than Slack allows, so the server answers 429 and the dispatcher must wait it out.
 	const dispatcher = new Dispatcher(
 		store,
-		new SlackNoticeSink(createAlertClient(token, slack.apiUrl), 'UTC'),
+		new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC'),
 		{ postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger },
 	);
 	await store.transaction(async (tx) => {
@@ -69,7 +69,7 @@ test('a post and an update whose answers were lost (the connection reset after S
 	const { logger, lines } = capturingLogger();
 	const dispatcher = new Dispatcher(
 		store,
-		new SlackNoticeSink(createAlertClient(token, slack.apiUrl), 'UTC'),
+		new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC'),
 		{ postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger },
 	);
 	const open = alert(500);
@@ -107,7 +107,7 @@ test('refreshes of one alert queued before the dispatcher got to them make one u
 	const { logger } = capturingLogger();
 	const dispatcher = new Dispatcher(
 		store,
-		new SlackNoticeSink(createAlertClient(token, slack.apiUrl), 'UTC'),
+		new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC'),
 		{ postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger },
 	);
 	const open = alert(700);

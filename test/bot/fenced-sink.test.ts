@@ -1,11 +1,11 @@
 // The outbox's Slack calls are fenced (issue 26): a leader checks its lease before every call, the KPI chart upload
 // that follows a CBM warning's post included. The bot's own Slack sinks talk to the local Slack server; the lease is
 // lost right after the post's check (the window a frozen leader wakes in): the post is made, the upload is not.
-import { outboxSink } from '../../bot/alerts/fenced-sink';
-import type { Notice } from '../../bot/alerts/sink';
-import { createMessageClient, SlackMessageSink } from '../../bot/slack/messages';
-import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
-import { FencedOut } from '../../bot/state/lease';
+import { fencedDelivery } from '../../bot/leader/outbox/fenced';
+import type { Notice } from '../../bot/kernel/notice';
+import { createPublisherClient, SlackPublisher } from '../../bot/slack/publisher';
+import { createNotifierClient, SlackNotifier } from '../../bot/slack/notifier';
+import { FencedOut } from '../../bot/cluster/fence';
 import { capturingLogger, fakeSlackToken } from './helpers';
 import { SlackApiServer } from './slack-server';
 
@@ -46,9 +46,9 @@ function replica(checks: number) {
 	const check = () => {
 		if (left-- <= 0) throw new FencedOut(1, 2);
 	};
-	const sink = outboxSink(
-		new SlackNoticeSink(createAlertClient(token, slack.apiUrl), 'UTC'),
-		new SlackMessageSink(createMessageClient(token, slack.apiUrl)),
+	const sink = fencedDelivery(
+		new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC'),
+		new SlackPublisher(createPublisherClient(token, slack.apiUrl)),
 		check,
 		logger,
 	);

@@ -3,7 +3,7 @@ import type { App } from '@slack/bolt';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseConfig } from '../../bot/config/load';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { createSlackApp } from '../../bot/slack/app';
 import type { Simulator } from '../../simulator';
 import { fakeSlackToken, postToSlackApp, waitFor } from './helpers';

@@ -5,10 +5,10 @@ import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { registry } from '../../bot/ops/metrics';
 import { databaseCheck, leadershipCheck, Readiness } from '../../bot/ops/readiness';
-import { type Leadership, startLeadership } from '../../bot/state/leadership';
+import { type Leadership, startLeadership } from '../../bot/cluster/leadership';
 import { LATEST_VERSION } from '../../bot/state/schema';
 import { databaseSettings } from '../../bot/state/database-url';
-import { FencedOut } from '../../bot/state/lease';
+import { FencedOut } from '../../bot/cluster/fence';
 import { PostgresDatabase } from '../../bot/state/postgres';
 import { migratePostgres, usePrivatePostgres } from '../helpers/postgres';
 

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { ACK_ACTION, MUTE_ACTION } from '../../bot/blocks/alert';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
 import { shutdown, type SimAsset, startBotWithApp, topMessagesOf } from './harness';
 import {

@@ -1,4 +1,4 @@
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
 import { cbmDrive, shutdown, type SimAsset, startTestBot, topMessagesOf } from './harness';

@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import { ACK_ACTION } from '../../bot/blocks/alert';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { databaseSettings } from '../../bot/state/database-url';
 import { usePrivatePostgres } from '../helpers/postgres';
 import { carriers, showsFinalState } from './crash-run';

@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import { digestMessage } from '../../bot/blocks/digest';
 import { ConfigError } from '../../bot/config/load';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
 import { shutdown, startBotWithApp, startTestBot } from './harness';
 import {

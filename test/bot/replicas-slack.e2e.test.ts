@@ -5,7 +5,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { ACK_ACTION } from '../../bot/blocks/alert';
 import { parseConfig } from '../../bot/config/load';
 import type { BotLogger } from '../../bot/log';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { createSlackApp } from '../../bot/slack/app';
 import { databaseSettings } from '../../bot/state/database-url';
 import { startSimulator, type Simulator } from '../../simulator';

@@ -1,4 +1,4 @@
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { databaseSettings } from '../../bot/state/database-url';
 import { usePrivatePostgres } from '../helpers/postgres';
 import { capturingLogger, fakeSlackToken, waitFor } from './helpers';

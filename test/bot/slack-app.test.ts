@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { DETAILS_ACTION } from '../../bot/blocks/alert';
 import { parseConfig } from '../../bot/config/load';
 import { createPlatformClient } from '../../bot/platform/client';
-import { type Bot, startBot } from '../../bot/runtime';
+import { type Bot, startBot } from '../../bot/app/start';
 import { createSlackApp } from '../../bot/slack/app';
-import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
+import { createNotifierClient, SlackNotifier } from '../../bot/slack/notifier';
 import { startSimulator, type Simulator } from '../../simulator';
 import {
 	buttonClickBody,
@@ -68,7 +68,7 @@ beforeAll(async () => {
 	bot = await startBot({
 		config,
 		platform,
-		sink: new SlackNoticeSink(createAlertClient(botToken, slack.apiUrl), config.timeZone),
+		notifier: new SlackNotifier(createNotifierClient(botToken, slack.apiUrl), config.timeZone),
 		logger,
 	});
 	// Its first poll pass over, so the platform requests a test sees are the command's own.

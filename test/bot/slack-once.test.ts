@@ -5,7 +5,7 @@ import {
 	forgetOldPayloads,
 	payloadKey,
 	releasePayload,
-} from '../../bot/state/slack-once';
+} from '../../bot/cluster/slack-once';
 import type { SqlDatabase } from '../../bot/state/sql';
 import { usePrivatePostgres } from '../helpers/postgres';
 

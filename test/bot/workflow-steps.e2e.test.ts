@@ -3,7 +3,7 @@ import type { App } from '@slack/bolt';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
 import { shutdown, type SimAsset, startAppFor, startBotWithApp, topMessagesOf } from './harness';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';

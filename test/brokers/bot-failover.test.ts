@@ -2,7 +2,7 @@
 // connects with the same MQTT client id and a persistent session, so what the broker receives while no
 // replica is connected waits for the next leader, and a leader that steps down leaves at once.
 import { Client } from 'pg';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { databaseSettings } from '../../bot/state/database-url';
 import { botClientId, type PushEnd } from '../../shared/push';
 import { capturingLogger, fakeSlackToken, waitFor } from '../bot/helpers';

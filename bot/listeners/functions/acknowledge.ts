@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { App } from '@slack/bolt';
-import type { AlertRecord } from '../../alerts/model';
+import type { AlertRecord } from '../../kernel/alert';
 import type { StateStore } from '../../state/store';
 import { refusal } from '../access';
 import type { ListenerDeps } from '../deps';

@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { App, webApi } from '@slack/bolt';
-import type { AssetRef } from '../../alerts/model';
+import type { AssetRef } from '../../kernel/alert';
 import { commandMessage } from '../../blocks/command';
-import type { AssetStatus, CommandResult } from '../../commands/model';
-import { fillLink } from '../../oncall';
+import type { AssetStatus, CommandResult } from '../../features/commands/model';
+import { fillLink } from '../../features/oncall/oncall';
 import { assetLine } from '../../render/format';
 import { messageToText } from '../../render/text';
 import type { ListenerDeps } from '../deps';

@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { App } from '@slack/bolt';
-import type { AlertRecord } from '../../alerts/model';
-import { routeAlert } from '../../alerts/routing';
-import { closest } from '../../config/route-check';
+import type { AlertRecord } from '../../kernel/alert';
+import { routeAlert } from '../../features/alerts/routing';
+import { closest } from '../../features/alerts/route-check';
 import type { ListenerDeps } from '../deps';
 import { faultLine, listText } from './outputs';
 import { overLimit, runStep, StepFailure, type StepLimits } from './run';

@@ -2,7 +2,7 @@
 // Started by child.js: one replica's leadership. Every 100 ms it "acts" as a leader would before a Slack call:
 // assertLeading(), then a transaction of the bot's PostgreSQL store (fenced by setFence) that records the act with its epoch and the database's time.
 import { databaseSettings } from '../../../bot/state/database-url';
-import { startLeadership } from '../../../bot/state/leadership';
+import { startLeadership } from '../../../bot/cluster/leadership';
 import { PostgresDatabase } from '../../../bot/state/postgres';
 
 const report = (event: Record<string, unknown>): void =>

@@ -1,0 +1,332 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import type { AssetRef } from '../../kernel/alert';
+import { routeAlert } from '../alerts/routing';
+import type { BotConfig } from '../../config/schema';
+import { type BotLogger, errorText } from '../../log';
+import type { AssetDetail } from '../../platform/types';
+import type { SqlExecutor } from '../../state/sql';
+import type { StateStore } from '../../state/store';
+import { type LinkState, type Outage, stillOffline } from '../../kernel/outage';
+
+/** Assets going offline within this long of an outage's first member join its message. */
+const SAME_OUTAGE_MS = 3_600_000;
+/** Changes are gathered this long before they go out, so one push batch (or pass) makes one message. */
+const FLUSH_DELAY_MS = 1_000;
+
+export interface ConnectivityDeps {
+	store: StateStore;
+	config: BotConfig;
+	/** `detail`: the E8 detail polling just read, so resolving costs no second read. */
+	resolveAsset: (assetId: number, detail?: AssetDetail) => Promise<AssetRef>;
+	/** The asset's gateway serial number (E8), named in the message when assets share one. */
+	gatewayOf?: (assetId: number) => Promise<string | undefined>;
+	/** Called once outbox entries were added. */
+	onEnqueued: () => void;
+	logger: BotLogger;
+	/** The bot's clock (tests put it on the simulator's). */
+	now: () => number;
+	/** How long between two observations of an asset (push: the hourly AssetState; polling: a round, which stretches with the fleet). */
+	observationIntervalMs: number | (() => number);
+	/**
+	 * Silences (assumption B33): a silenced asset's offline is recorded but not posted; if it is still
+	 * offline when the silence ends, it is posted then. Hook for the silence store; none: never silenced.
+	 */
+	isSilenced?: (asset: AssetRef, at: number, store: StateStore) => Promise<boolean>;
+}
+
+interface AssetRow {
+	asset_id: number;
+	online: number;
+	since: string;
+	last_seen: string;
+	asset: string;
+	announced: number;
+	gateway: string | null;
+}
+
+/** One asset as the status command and the App Home show it. */
+export interface AssetLink {
+	asset: AssetRef;
+	state: LinkState;
+	/** When it entered its online/offline state (ISO 8601 UTC). */
+	since: string;
+	lastSeen: string;
+}
+
+/**
+ * Online/offline of each asset, from AssetState pushes or E8 polling, turned into connectivity
+ * messages (assumptions B30 to B34): one per route and group (or plant) for the assets that went
+ * offline in the same hour, updated and answered in its thread as they come back.
+ */
+export class ConnectivityTracker {
+	private flushTimer: NodeJS.Timeout | undefined;
+	private sweepTimer: NodeJS.Timeout | undefined;
+
+	constructor(private readonly deps: ConnectivityDeps) {}
+
+	/**
+	 * The leader's duty (issue 26): announces every 30 s the assets that reached minOfflineMinutes
+	 * (or whose silence ended) between observations, and sends now the changes a previous run (or
+	 * leader) committed that never reached the outbox. A standby leaves this to the leader.
+	 */
+	startSweeps(): void {
+		if (this.sweepTimer) return;
+		this.sweepTimer = setInterval(
+			() =>
+				void this.sweep().catch((e: unknown) =>
+					this.deps.logger.warn(`connectivity: sweep failed (${errorText(e)})`),
+				),
+			30_000,
+		);
+		this.sweepTimer.unref();
+		this.flushInBackground();
+	}
+
+	stopSweeps(): void {
+		clearInterval(this.sweepTimer);
+		this.sweepTimer = undefined;
+	}
+
+	close(): void {
+		this.stopSweeps();
+		if (this.flushTimer) clearTimeout(this.flushTimer);
+		this.flushTimer = undefined;
+	}
+
+	private get db(): SqlExecutor {
+		return this.deps.store.sql;
+	}
+
+	private row(assetId: number, sql = this.db): Promise<AssetRow | undefined> {
+		return sql.get<AssetRow>('SELECT * FROM conn_assets WHERE asset_id = ?', assetId);
+	}
+
+	/**
+	 * One observation: `online` at `time` (ISO 8601 UTC). For polling, `since` is the latest-data
+	 * time of an offline asset. Committed before it returns, so a push can be acknowledged after.
+	 */
+	async observe(
+		assetId: number,
+		online: boolean,
+		time: string,
+		since?: string,
+		detail?: AssetDetail,
+	): Promise<void> {
+		const known = await this.row(assetId);
+		const asset = known
+			? (JSON.parse(known.asset) as AssetRef)
+			: await this.deps.resolveAsset(assetId, detail);
+		// Polling read the detail already: its gateway costs no second E8 read.
+		const gateway = known
+			? known.gateway
+			: detail
+				? (detail.gatewaySerialNumber ?? null)
+				: ((await this.deps.gatewayOf?.(assetId).catch(() => undefined)) ?? null);
+		const changed = await this.deps.store.transaction(async (store) => {
+			const row = await this.row(assetId, store.sql);
+			if (row && Date.parse(row.last_seen) > Date.parse(time)) return false; // an older, redelivered state
+			const wasOnline = row ? row.online === 1 : undefined;
+			const stateSince =
+				wasOnline === online ? (row as AssetRow).since : online ? time : (since ?? time);
+			await store.sql.run(
+				`INSERT INTO conn_assets (asset_id, online, since, last_seen, asset, announced, gateway) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (asset_id) DO UPDATE SET online = excluded.online, since = excluded.since, last_seen = excluded.last_seen,
+           asset = excluded.asset, announced = excluded.announced, gateway = excluded.gateway`,
+				assetId,
+				online ? 1 : 0,
+				stateSince,
+				time,
+				JSON.stringify(asset),
+				wasOnline === online ? (row as AssetRow).announced : 0,
+				gateway,
+			);
+			if (online && wasOnline === false && row?.announced === 1)
+				return this.markBack(store.sql, assetId, time);
+			if (!online) return this.announceIfDue(store, assetId);
+			return false;
+		});
+		if (changed) this.scheduleFlush();
+	}
+
+	/** Offline assets not announced yet whose time has come. */
+	async sweep(): Promise<void> {
+		const rows = await this.db.all<{ asset_id: number }>(
+			'SELECT asset_id FROM conn_assets WHERE online = 0 AND announced = 0',
+		);
+		let changed = false;
+		for (const { asset_id } of rows)
+			changed =
+				(await this.deps.store.transaction((store) => this.announceIfDue(store, asset_id))) ||
+				changed;
+		if (changed) this.scheduleFlush();
+	}
+
+	/** Inside a transaction: puts an offline asset in its outage(s) when minOfflineMinutes passed. */
+	private async announceIfDue(store: StateStore, assetId: number): Promise<boolean> {
+		const sql = store.sql;
+		const row = await this.row(assetId, sql);
+		if (!row || row.online === 1 || row.announced === 1) return false;
+		const now = this.deps.now();
+		if (now - Date.parse(row.since) < this.deps.config.connectivity.minOfflineMinutes * 60_000)
+			return false;
+		if (this.state(row, now) === 'unknown') return false;
+		const asset = JSON.parse(row.asset) as AssetRef;
+		if (await this.deps.isSilenced?.(asset, now, store)) return false;
+		const { config } = this.deps;
+		const scopeKind = config.connectivity.groupBy;
+		const scope = scopeKind === 'plant' ? asset.plant : asset.group;
+		// Names repeat across organizations (every customer of a service provider may have "Pumps"):
+		// one message is about one organization's group or plant.
+		const scopeKey = `${asset.organizationId ?? asset.organization}/${scope}`;
+		const channels = config.connectivity.channel
+			? [config.connectivity.channel]
+			: routeAlert(config.alerts, asset, 'Warning');
+		for (const channel of channels) {
+			const open = await sql.get<{ key: string; outage: string }>(
+				'SELECT key, outage, returned FROM conn_outages WHERE channel = ? AND scope = ? AND open = 1 ORDER BY opened_at DESC LIMIT 1',
+				channel,
+				scopeKey,
+			);
+			const outage = open ? (JSON.parse(open.outage) as Outage) : undefined;
+			const member = { asset, offlineSince: row.since, gateway: row.gateway ?? undefined };
+			if (
+				outage &&
+				Math.abs(Date.parse(row.since) - Date.parse(outage.openedAt)) < SAME_OUTAGE_MS &&
+				!outage.members.some((m) => m.asset.id === assetId)
+			) {
+				outage.members.push(member);
+				await sql.run(
+					'UPDATE conn_outages SET outage = ?, dirty = 1 WHERE key = ?',
+					JSON.stringify(outage),
+					outage.key,
+				);
+			} else {
+				const key = `conn:${channel}:${scopeKind}:${scopeKey}:${Date.parse(row.since)}:${assetId}`;
+				const created: Outage = {
+					key,
+					channel,
+					scope,
+					scopeKind,
+					openedAt: row.since,
+					members: [member],
+				};
+				await sql.run(
+					'INSERT INTO conn_outages (key, channel, scope, opened_at, open, outage, dirty) VALUES (?, ?, ?, ?, 1, ?, 1) ON CONFLICT (key) DO NOTHING',
+					key,
+					channel,
+					scopeKey,
+					row.since,
+					JSON.stringify(created),
+				);
+			}
+		}
+		await sql.run('UPDATE conn_assets SET announced = 1 WHERE asset_id = ?', assetId);
+		return true;
+	}
+
+	/** Inside a transaction: the asset is back in every open outage holding it. */
+	private async markBack(sql: SqlExecutor, assetId: number, time: string): Promise<boolean> {
+		const rows = await sql.all<{ key: string; outage: string; returned: string }>(
+			'SELECT key, outage, returned FROM conn_outages WHERE open = 1',
+		);
+		let changed = false;
+		for (const row of rows) {
+			const outage = JSON.parse(row.outage) as Outage;
+			const member = outage.members.find((m) => m.asset.id === assetId && m.backAt === undefined);
+			if (!member) continue;
+			member.backAt = time;
+			const returned = [...(JSON.parse(row.returned) as number[]), assetId];
+			await sql.run(
+				'UPDATE conn_outages SET outage = ?, returned = ?, open = ?, dirty = 1 WHERE key = ?',
+				JSON.stringify(outage),
+				JSON.stringify(returned),
+				stillOffline(outage).length > 0 ? 1 : 0,
+				row.key,
+			);
+			changed = true;
+		}
+		await sql.run('UPDATE conn_assets SET announced = 0 WHERE asset_id = ?', assetId);
+		return changed;
+	}
+
+	private scheduleFlush(): void {
+		this.flushTimer ??= setTimeout(() => {
+			this.flushTimer = undefined;
+			this.flushInBackground();
+		}, FLUSH_DELAY_MS);
+	}
+
+	private flushInBackground(): void {
+		this.flush().catch((e: unknown) =>
+			this.deps.logger.warn(
+				`connectivity: changes not sent yet (${errorText(e)}); they go with the next one`,
+			),
+		);
+	}
+
+	/** Gathered changes to the outbox: one post or update per outage, with the returns since the last. */
+	async flush(): Promise<void> {
+		const flushed = await this.deps.store.transaction(async (store) => {
+			// Read inside: a change committed meanwhile (or by another replica) is sent once.
+			const dirty = await store.sql.all<{
+				key: string;
+				channel: string;
+				outage: string;
+				returned: string;
+			}>('SELECT key, channel, outage, returned FROM conn_outages WHERE dirty = 1');
+			for (const row of dirty) {
+				await store.enqueue(row.channel, {
+					kind: 'connectivity',
+					outage: JSON.parse(row.outage) as Outage,
+					returned: JSON.parse(row.returned) as number[],
+				});
+				await store.sql.run(
+					"UPDATE conn_outages SET dirty = 0, returned = '[]' WHERE key = ?",
+					row.key,
+				);
+			}
+			return dirty.length;
+		});
+		if (flushed > 0) this.deps.onEnqueued();
+	}
+
+	private state(row: AssetRow, now: number): LinkState {
+		// Assumption B31: no state for two observation intervals is "unknown", never "offline".
+		const interval =
+			typeof this.deps.observationIntervalMs === 'function'
+				? this.deps.observationIntervalMs()
+				: this.deps.observationIntervalMs;
+		if (now - Date.parse(row.last_seen) > 2 * interval + 10 * 60_000) return 'unknown';
+		return row.online === 1 ? 'online' : 'offline';
+	}
+
+	/** What the bot knows of one asset; undefined when it has never been observed. */
+	async link(assetId: number): Promise<AssetLink | undefined> {
+		const row = await this.row(assetId);
+		return row && this.toLink(row, this.deps.now());
+	}
+
+	/** How many assets have been observed at all (0: nothing is known yet). */
+	async observed(): Promise<number> {
+		return Number(
+			(await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM conn_assets'))?.n ?? 0,
+		);
+	}
+
+	/** Every asset not online (offline or unknown), longest first. */
+	async notOnline(): Promise<AssetLink[]> {
+		const now = this.deps.now();
+		return (await this.db.all<AssetRow>('SELECT * FROM conn_assets ORDER BY since, asset_id'))
+			.map((r) => this.toLink(r, now))
+			.filter((l) => l.state !== 'online');
+	}
+
+	private toLink(row: AssetRow, now: number): AssetLink {
+		return {
+			asset: JSON.parse(row.asset) as AssetRef,
+			state: this.state(row, now),
+			since: row.since,
+			lastSeen: row.last_seen,
+		};
+	}
+}

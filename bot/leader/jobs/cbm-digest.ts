@@ -1,0 +1,54 @@
+import type { BotConfig } from '../../config/schema';
+import type { StateStore } from '../../state/store';
+import { type CbmAlert, cbmSeverity } from '../../kernel/alert';
+import { allChannels, routeAlert } from '../../features/alerts/routing';
+
+const WATERMARK = 'cbm.digest.day';
+
+function localClock(timeZone: string, now: Date): { day: string; time: string } {
+	const parts = Object.fromEntries(
+		new Intl.DateTimeFormat('en-CA', {
+			timeZone,
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			hourCycle: 'h23',
+		})
+			.formatToParts(now)
+			.map((p) => [p.type, p.value]),
+	);
+	return {
+		day: `${parts.year}-${parts.month}-${parts.day}`,
+		time: `${parts.hour}:${parts.minute}`,
+	};
+}
+
+/**
+ * Enqueues the daily CBM digest once per local day, at or after `cbm.dailyDigestAt`: one message
+ * per channel listing the units in its routes that are Yellow or Red. Returns true when it did.
+ */
+export async function enqueueCbmDigestIfDue(
+	store: StateStore,
+	config: BotConfig,
+	now = new Date(),
+): Promise<boolean> {
+	const at = config.cbm.dailyDigestAt;
+	if (!config.cbm.enabled || at === undefined) return false;
+	const { day, time } = localClock(config.timeZone, now);
+	if (time < at || (await store.getWatermark(WATERMARK)) === day) return false;
+	return store.transaction(async (tx) => {
+		// Again inside: another replica (or an earlier leader) may have sent today's already.
+		if ((await tx.getWatermark(WATERMARK)) === day) return false;
+		const byChannel = new Map<string, CbmAlert[]>(allChannels(config.alerts).map((c) => [c, []]));
+		for (const unit of await tx.cbmUnits(['Yellow', 'Red'])) {
+			for (const channel of routeAlert(config.alerts, unit.asset, cbmSeverity(unit.status)))
+				byChannel.get(channel)?.push(unit);
+		}
+		for (const [channel, units] of byChannel)
+			await tx.enqueue(channel, { kind: 'cbm_digest', units, day });
+		await tx.setWatermark(WATERMARK, day);
+		return true;
+	});
+}
