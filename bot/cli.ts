@@ -293,7 +293,8 @@ async function main(): Promise<void> {
 			config,
 			logger,
 			oncall: bot.oncall,
-			store: bot.store,
+			alerts: bot.state.alerts,
+			database: bot.database,
 			reports: bot.reports,
 			directory: bot.directory,
 		});

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config/load';
+import { BOT_SCHEMA } from './app/schema';
 import { copyState } from './state/copy';
 import { databaseSettings, withoutPassword } from './state/database-url';
 import { PostgresDatabase } from './state/postgres';
@@ -44,9 +45,9 @@ export async function migrateCommand(
 	let source: SqlDatabase | undefined;
 	let target: SqlDatabase | undefined;
 	try {
-		source = await SqliteDatabase.open(values.from);
-		target = await PostgresDatabase.open(settings);
-		const { rows } = await copyState(source, target);
+		source = await SqliteDatabase.open(values.from, BOT_SCHEMA);
+		target = await PostgresDatabase.open(settings, BOT_SCHEMA);
+		const { rows } = await copyState(source, target, BOT_SCHEMA);
 		const total = Object.values(rows).reduce((n, r) => n + r, 0);
 		const lines = Object.entries(rows)
 			.filter(([, n]) => n > 0)

@@ -23,7 +23,9 @@ import { type Bot, startBot } from '../../bot/app/start';
 import { createSlackApp } from '../../bot/slack/app';
 import { createNotifierClient, SlackNotifier } from '../../bot/slack/notifier';
 import { openDatabase } from '../../bot/state/open';
-import { StateStore } from '../../bot/state/store';
+import { BOT_SCHEMA } from '../../bot/app/schema';
+import { alertState } from '../../bot/features/alerts/state';
+import { SqlScope } from '../../bot/state/scope';
 import { createPushReceiver } from '../../shared/push';
 import { startSimulator, type Simulator } from '../../simulator';
 import { runCrashScenario } from '../../test/bot/crash-run';
@@ -244,7 +246,7 @@ async function alertsAndStorm(): Promise<Figure[]> {
 	await bot.stop();
 
 	// Baseline: the same dispatcher and Slack server, storm control off: one message per alert.
-	const store = StateStore.over(await openDatabase({ stateFile: ':memory:' }));
+	const store = alertState(SqlScope.of(await openDatabase({ stateFile: ':memory:' }, BOT_SCHEMA)));
 	const naive = new Dispatcher(
 		store,
 		new SlackNotifier(createNotifierClient(token, slack.apiUrl), '+08:00'),
@@ -263,9 +265,9 @@ async function alertsAndStorm(): Promise<Figure[]> {
 		hasLogger: false,
 	};
 	const naiveStart = performance.now();
-	await store.transaction(async (tx) => {
+	await store.scope.transaction(async (scope) => {
 		for (let i = 0; i < NAIVE_SAMPLE; i++)
-			await tx.enqueue('#naive', {
+			await alertState(scope).outbox.enqueue('#naive', {
 				kind: 'alert',
 				alert: { ...alert, key: `n${i}`, eventId: `n${i}` },
 			});
@@ -274,7 +276,7 @@ async function alertsAndStorm(): Promise<Figure[]> {
 	await naive.drain(60_000);
 	const naivePerAlert = (performance.now() - naiveStart) / NAIVE_SAMPLE;
 	await naive.stop();
-	await store.close();
+	await store.scope.database.close();
 	await slack.close();
 	await sim.close();
 

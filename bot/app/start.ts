@@ -39,8 +39,12 @@ import { withPowerTrain } from '../features/oncall/powertrain';
 import type { DatabaseSettings } from '../state/database-url';
 import { type Leadership, type LeadershipTimings, startLeadership } from '../cluster/leadership';
 import { describeStore, openDatabase } from '../state/open';
-import { LATEST_VERSION } from '../state/schema';
-import { StateStore } from '../state/store';
+import { schemaVersion } from '../state/schema';
+import { SqlScope } from '../state/scope';
+import type { SqlDatabase } from '../state/sql';
+import { type AlertState, alertState } from '../features/alerts/state';
+import { ReportStore } from '../features/reports/store';
+import { BOT_SCHEMA } from './schema';
 import type { PushSettings } from '../config/push-settings';
 import type { SourceStatus } from '../kernel/source-status';
 
@@ -82,7 +86,10 @@ interface Duties {
 /** The bot minus its Slack front: state, fleet directory, alert pipeline and command handler. */
 export interface Bot {
 	config: BotConfig;
-	store: StateStore;
+	/** The bot's database (SQLite or PostgreSQL). */
+	database: SqlDatabase;
+	/** The alerts' state: events and their messages, CBM units, watermarks, the outbox. */
+	state: AlertState;
 	directory: AssetDirectory;
 	engine: AlertEngine;
 	dispatcher: Dispatcher;
@@ -146,9 +153,11 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 		() => leadership?.assertLeading(),
 		logger,
 	);
-	const store = StateStore.over(
-		await openDatabase(config, options.database, (message) => logger.warn(message)),
+	const db = await openDatabase(config, BOT_SCHEMA, options.database, (message) =>
+		logger.warn(message),
 	);
+	const scope = SqlScope.of(db);
+	const state = alertState(scope);
 	const directory = new AssetDirectory(platform, {
 		logger,
 		concurrency: config.source.concurrency,
@@ -161,13 +170,13 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 	// The on-call layer enqueues through the dispatcher, which renders with it: a late binding.
 	const kick = () => dispatcher.kick();
 	const oncall = new OnCall(
-		store,
+		state,
 		config,
 		directory,
 		kick,
 		async () => fleetNames(await platform.organization.getNodes()).plants,
 	);
-	const dispatcher = new Dispatcher(store, delivery, {
+	const dispatcher = new Dispatcher(state, delivery, {
 		postsPerSecond: config.alerts.maxMessagesPerSecond,
 		stormPerMinute: config.alerts.stormPerMinute,
 		digestBacklog: config.alerts.digestBacklog,
@@ -180,7 +189,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 		stillDue: oncall.stillDue,
 	});
 	const engine = new AlertEngine(
-		store,
+		state,
 		config,
 		async (id) => withPowerTrain(await directory.ref(id), directory),
 		kick,
@@ -189,7 +198,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 	const now = options.now ?? Date.now;
 	const connectivity = config.connectivity.enabled
 		? new ConnectivityTracker({
-				store,
+				scope,
 				config,
 				resolveAsset: (id, detail) => directory.ref(id, detail),
 				gatewayOf: async (id) => (await directory.detail(id)).gatewaySerialNumber ?? undefined,
@@ -210,7 +219,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 		? new ReportService({
 				platform,
 				directory,
-				store,
+				scope,
 				publisher: options.publisher,
 				messages: reportMessages,
 				logger,
@@ -231,7 +240,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 		platform: options.commandPlatform ?? platform,
 		fleetPlatform: platform,
 		directory,
-		store,
+		alerts: state.alerts,
 		command: config.command,
 		logger,
 		connectivity,
@@ -243,7 +252,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 	});
 	// A lag warning goes to Slack once per episode, in the default channel (B50).
 	const notifyLate = (text: string) => {
-		store
+		state.outbox
 			.enqueue(config.alerts.defaultChannel, { kind: 'source_lag', text })
 			.then(kick)
 			.catch((error: unknown) =>
@@ -255,7 +264,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 		reports?.close();
 		connectivity?.close();
 		await dispatcher.stop();
-		await store.close();
+		await db.close();
 	};
 	try {
 		if (config.source.kind === 'push' && !options.push?.length) {
@@ -281,7 +290,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 	// The gauge is read synchronously at scrape time: the depth is sampled every few seconds instead.
 	let outboxDepth = 0;
 	const sampleOutbox = () =>
-		void store.countPending().then(
+		void state.outbox.countPending().then(
 			(n) => (outboxDepth = n),
 			() => undefined,
 		);
@@ -379,7 +388,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 					engine,
 					platform,
 					directory,
-					store,
+					state,
 					config,
 					logger,
 					budget: options.budget,
@@ -398,14 +407,14 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 		// Schedules start once the sources run, so a report made now can be followed.
 		const reportSchedule =
 			reports && config.reports.length > 0
-				? new ReportScheduler({ config, reports, store, logger, now })
+				? new ReportScheduler({ config, reports, store: new ReportStore(scope), logger, now })
 				: undefined;
 		// Reports left Creating by the previous run (or leader) are looked up now, then periodically; connectivity
 		// sweeps for assets gone offline between observations. Both only on the leader: a standby answers Slack only.
 		reports?.startChecks();
 		connectivity?.startSweeps();
 		const digestTimer = setInterval(() => {
-			enqueueCbmDigestIfDue(store, config).then(
+			enqueueCbmDigestIfDue(state, config).then(
 				(enqueued) => enqueued && dispatcher.kick(),
 				(error: unknown) =>
 					logger.error(
@@ -450,7 +459,6 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 
 	if (options.database) {
 		const database = options.database;
-		const db = store.database;
 		// One change of role at a time: a step-down waits for the duties it stops to have started.
 		const change = (work: () => Promise<void>) => (changing = changing.then(work, work));
 		leadership = startLeadership({
@@ -496,14 +504,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 		await Promise.race([changing, sleep(60_000, undefined, { ref: false })]);
 		readiness.register(
 			'database',
-			databaseCheck(
-				async () =>
-					Number(
-						(await db.get<{ v: number }>('SELECT MAX(version) AS v FROM schema_version'))?.v ?? 0,
-					),
-				LATEST_VERSION,
-				database.display,
-			),
+			databaseCheck(() => schemaVersion(db), BOT_SCHEMA.latest, database.display),
 		);
 		readiness.register(
 			'leadership',
@@ -530,7 +531,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 	);
 	return {
 		config,
-		store,
+		database: db,
+		state,
 		directory,
 		engine,
 		dispatcher,
@@ -552,7 +554,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 		},
 		leadership: () => leadership,
 		home: new HomeService({
-			store,
+			state,
 			connectivity,
 			now,
 			silences: async () =>

@@ -22,13 +22,13 @@ function kindOf(body: Record<string, unknown>): string {
  * hash of the payload) acts on it; a copy that another replica, or this one, claimed already (a Slack retry, a
  * load balancer's second try, Socket Mode's redelivery) is acknowledged and nothing more. A listener that fails
  * frees the key again, so Slack's retry is acted on. Select-menu options are only read and need an answer of their
- * own: never claimed. Without a store (tests of the front alone), every payload is acted on.
+ * own: never claimed. Without a database (tests of the front alone), every payload is acted on.
  */
-export function registerOnce(app: App, { store, logger }: ListenerDeps): void {
-	if (!store) return;
+export function registerOnce(app: App, { database, logger }: ListenerDeps): void {
+	if (!database) return;
 	// Statements on the database itself, outside any transaction: answering Slack is no leader's duty, so the
 	// leader's fence does not apply, and a claim is one statement.
-	const db = store.database;
+	const db = database;
 	let forgotAt = 0;
 	const forgetLazily = () => {
 		if (Date.now() - forgotAt < FORGET_EVERY_MS) return;

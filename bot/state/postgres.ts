@@ -10,7 +10,7 @@ import {
 import type { DatabaseSettings } from './database-url';
 import { withoutPassword } from './database-url';
 import { DatabaseError } from './database-error';
-import { migrate } from './schema';
+import { migrate, type Schema } from './schema';
 import type { SqlDatabase, SqlExecutor, SqlRunResult, SqlValue } from './sql';
 
 /** The limits every call to PostgreSQL has (assumption B-PG1): none waits for ever. */
@@ -150,6 +150,7 @@ export class PostgresDatabase implements SqlDatabase {
 	/** Connects, and brings the schema to the latest version (each step once, even when replicas start together). */
 	static async open(
 		settings: DatabaseSettings,
+		schema: Schema,
 		options: PostgresOptions = {},
 	): Promise<PostgresDatabase> {
 		const database = new PostgresDatabase(settings, options);
@@ -157,7 +158,7 @@ export class PostgresDatabase implements SqlDatabase {
 			await database.inTransaction('READ COMMITTED', async (tx) => {
 				// READ COMMITTED: after the lock, each statement sees what the replica that migrated first committed.
 				await tx.get('SELECT pg_advisory_xact_lock(?)', MIGRATION_LOCK);
-				await migrate(tx, 'postgres');
+				await migrate(tx, 'postgres', schema.migrations);
 			});
 			return database;
 		} catch (error) {

@@ -2,8 +2,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import {
-	MIGRATIONS,
-	UNVERSIONED_SQLITE_VERSION,
+	type Migration,
+	type Schema,
 	VERSION_TABLE_DDL,
 	migrate,
 	recordMigration,
@@ -67,13 +67,13 @@ export class SqliteDatabase implements SqlDatabase {
 	}
 
 	/** Opens (or creates) the state file and brings its schema to the latest version. */
-	static async open(file: string): Promise<SqliteDatabase> {
+	static async open(file: string, schema: Schema): Promise<SqliteDatabase> {
 		const database = new SqliteDatabase(file);
 		let migrated = false;
 		try {
 			await database.transaction(async (tx) => {
-				if (await isUnversioned(tx)) await adoptUnversioned(tx);
-				await migrate(tx, 'sqlite');
+				if (await isUnversioned(tx)) await adoptUnversioned(tx, schema.migrations);
+				await migrate(tx, 'sqlite', schema.migrations);
 			});
 			migrated = true;
 			return database;
@@ -155,8 +155,11 @@ export class SqliteDatabase implements SqlDatabase {
 	}
 }
 
-/** Tables of steps 1 to UNVERSIONED_SQLITE_VERSION: what the release before versioning made. */
-const UNVERSIONED_STEPS = MIGRATIONS.filter((m) => m.version <= UNVERSIONED_SQLITE_VERSION);
+/**
+ * The last step a SQLite file of the release before versioning is brought to: steps 1 to 4 are the tables that
+ * release made with CREATE TABLE IF NOT EXISTS, in their current shape (an id column where it ordered by rowid).
+ */
+export const UNVERSIONED_SQLITE_VERSION = 4;
 
 /** A file the release before versioning wrote: its tables, and no schema_version. */
 async function isUnversioned(tx: SqlExecutor): Promise<boolean> {
@@ -186,7 +189,8 @@ const ORDERED_BY_ROWID: ReadonlyArray<[table: string, columns: string]> = [
  * outbox columns it added later are added, and the tables it ordered by rowid are copied, in that order, into
  * their new shape.
  */
-async function adoptUnversioned(tx: SqlExecutor): Promise<void> {
+async function adoptUnversioned(tx: SqlExecutor, migrations: readonly Migration[]): Promise<void> {
+	const steps = migrations.filter((m) => m.version <= UNVERSIONED_SQLITE_VERSION);
 	const rebuilt: Array<[table: string, columns: string]> = [];
 	for (const [table, columns] of ORDERED_BY_ROWID) {
 		const existing = await columnsOf(tx, table);
@@ -194,7 +198,7 @@ async function adoptUnversioned(tx: SqlExecutor): Promise<void> {
 		await tx.run(`ALTER TABLE ${table} RENAME TO ${table}_unversioned`);
 		rebuilt.push([table, columns]);
 	}
-	for (const step of UNVERSIONED_STEPS) {
+	for (const step of steps) {
 		for (const statement of step.ddl)
 			await tx.run(
 				renderDdl(statement, 'sqlite').replace(
@@ -214,5 +218,5 @@ async function adoptUnversioned(tx: SqlExecutor): Promise<void> {
 		await tx.run("ALTER TABLE outbox ADD COLUMN progress TEXT NOT NULL DEFAULT '{}'");
 	if (!outbox.has('intent')) await tx.run('ALTER TABLE outbox ADD COLUMN intent TEXT');
 	await tx.run(VERSION_TABLE_DDL);
-	for (const step of UNVERSIONED_STEPS) await recordMigration(tx, step);
+	for (const step of steps) await recordMigration(tx, step);
 }

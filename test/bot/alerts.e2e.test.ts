@@ -1,5 +1,6 @@
 import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
+import { failedCalls } from './outbox';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
 import {
 	cbmDrive,
@@ -180,7 +181,7 @@ test('a storm of 1,000 faults ends with every fault in a message or a digest, wi
 		.filter((m) => !m.threadTs && m.text.startsWith('Alert digest')).length;
 	expect(stormPosts).toBeLessThan(60);
 	expect(slack.problems).toEqual([]);
-	expect(await bot.store.failedCalls()).toEqual([]);
+	expect(await failedCalls(bot.database)).toEqual([]);
 }, 120_000);
 
 test('the bot token never appears in the logs', () => {

@@ -4,7 +4,8 @@ import type { AlertRecord, CbmAlert } from '../../bot/kernel/alert';
 import { parseConfig } from '../../bot/config/load';
 import { createNotifierClient, SlackNotifier } from '../../bot/slack/notifier';
 import { openTestDatabase } from './store-under-test';
-import { StateStore } from '../../bot/state/store';
+import { alertState } from '../../bot/features/alerts/state';
+import { SqlScope } from '../../bot/state/scope';
 import { capturingLogger, fakeSlackToken } from './helpers';
 import { SlackApiServer } from './slack-server';
 
@@ -36,7 +37,7 @@ beforeAll(async () => {
 afterAll(() => slack.close());
 
 test('a 429 makes only its channel wait for Retry-After; the other channel goes on and nothing is lost', async () => {
-	const store = StateStore.over(await openTestDatabase(':memory:'));
+	const store = alertState(SqlScope.of(await openTestDatabase(':memory:')));
 	const { logger, lines } = capturingLogger();
 	// Faster than Slack allows, so the server answers 429 and the dispatcher must wait it out.
 	const dispatcher = new Dispatcher(
@@ -44,9 +45,11 @@ test('a 429 makes only its channel wait for Retry-After; the other channel goes 
 		new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC'),
 		{ postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger },
 	);
-	await store.transaction(async (tx) => {
-		for (let i = 0; i < 3; i++) await tx.enqueue('#busy', { kind: 'alert', alert: alert(i) });
-		await tx.enqueue('#quiet', { kind: 'alert', alert: alert(100) });
+	await store.scope.transaction(async (scope) => {
+		const tx = alertState(scope);
+		for (let i = 0; i < 3; i++)
+			await tx.outbox.enqueue('#busy', { kind: 'alert', alert: alert(i) });
+		await tx.outbox.enqueue('#quiet', { kind: 'alert', alert: alert(100) });
 	});
 	const started = Date.now();
 	dispatcher.kick();
@@ -61,11 +64,11 @@ test('a 429 makes only its channel wait for Retry-After; the other channel goes 
 	expect(busy[2].at - started).toBeGreaterThanOrEqual(1900);
 	expect(lines.some((l) => l.includes('#busy rate limited'))).toBe(true);
 	await dispatcher.stop();
-	await store.close();
+	await store.scope.database.close();
 });
 
 test('a post and an update whose answers were lost (the connection reset after Slack made them) are found in Slack, not made again', async () => {
-	const store = StateStore.over(await openTestDatabase(':memory:'));
+	const store = alertState(SqlScope.of(await openTestDatabase(':memory:')));
 	const { logger, lines } = capturingLogger();
 	const dispatcher = new Dispatcher(
 		store,
@@ -73,9 +76,9 @@ test('a post and an update whose answers were lost (the connection reset after S
 		{ postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger },
 	);
 	const open = alert(500);
-	await store.putEvent(open);
+	await store.alerts.putEvent(open);
 	slack.dropAnswerOfNext('chat.postMessage', 1);
-	await store.enqueue('#lossy', { kind: 'alert', alert: open });
+	await store.outbox.enqueue('#lossy', { kind: 'alert', alert: open });
 	dispatcher.kick();
 	expect(await dispatcher.drain(20_000)).toBe(true);
 	const channel = slack.channelId('#lossy');
@@ -83,9 +86,9 @@ test('a post and an update whose answers were lost (the connection reset after S
 	expect(messages).toHaveLength(1);
 
 	const closed: AlertRecord = { ...open, status: 'Close' };
-	await store.putEvent(closed);
+	await store.alerts.putEvent(closed);
 	slack.dropAnswerOfNext('chat.update', 1);
-	await store.enqueue('#lossy', { kind: 'resolve', alert: closed });
+	await store.outbox.enqueue('#lossy', { kind: 'resolve', alert: closed });
 	dispatcher.kick();
 	expect(await dispatcher.drain(20_000)).toBe(true);
 	const updates = slack.calls.filter(
@@ -99,11 +102,11 @@ test('a post and an update whose answers were lost (the connection reset after S
 		lines.filter((l) => l.includes('had reached Slack before the answer was lost')),
 	).toHaveLength(2);
 	await dispatcher.stop();
-	await store.close();
+	await store.scope.database.close();
 });
 
 test('refreshes of one alert queued before the dispatcher got to them make one update, drawn from the alert as it is last', async () => {
-	const store = StateStore.over(await openTestDatabase(':memory:'));
+	const store = alertState(SqlScope.of(await openTestDatabase(':memory:')));
 	const { logger } = capturingLogger();
 	const dispatcher = new Dispatcher(
 		store,
@@ -111,33 +114,33 @@ test('refreshes of one alert queued before the dispatcher got to them make one u
 		{ postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger },
 	);
 	const open = alert(700);
-	await store.putEvent(open);
-	await store.enqueue('#merge', { kind: 'alert', alert: open });
+	await store.alerts.putEvent(open);
+	await store.outbox.enqueue('#merge', { kind: 'alert', alert: open });
 	dispatcher.kick();
 	expect(await dispatcher.drain(20_000)).toBe(true);
 	const channel = slack.channelId('#merge');
 	const [message] = slack.posts().filter((m) => m.channel === channel && !m.threadTs);
 	// Two changes, each with its refresh, and another alert's refresh between them: none sent yet.
 	const other = alert(701);
-	await store.putEvent(other);
-	await store.putEvent({ ...open, content: 'Overcurrent, seen by the first' });
-	await store.enqueue('#merge', { kind: 'refresh', key: open.key });
-	await store.enqueue('#merge', { kind: 'refresh', key: other.key });
-	await store.putEvent({ ...open, content: 'Overcurrent, seen by the second' });
-	await store.enqueue('#merge', { kind: 'refresh', key: open.key });
+	await store.alerts.putEvent(other);
+	await store.alerts.putEvent({ ...open, content: 'Overcurrent, seen by the first' });
+	await store.outbox.enqueue('#merge', { kind: 'refresh', key: open.key });
+	await store.outbox.enqueue('#merge', { kind: 'refresh', key: other.key });
+	await store.alerts.putEvent({ ...open, content: 'Overcurrent, seen by the second' });
+	await store.outbox.enqueue('#merge', { kind: 'refresh', key: open.key });
 	dispatcher.kick();
 	expect(await dispatcher.drain(20_000)).toBe(true);
 	expect(
 		slack.calls.filter((c) => c.method === 'chat.update' && c.body.ts === message.ts),
 	).toHaveLength(1);
 	expect(JSON.stringify(message.blocks)).toContain('seen by the second');
-	expect(await store.pending('#merge', 10)).toEqual([]);
+	expect(await store.outbox.pending('#merge', 10)).toEqual([]);
 	await dispatcher.stop();
-	await store.close();
+	await store.scope.database.close();
 });
 
 test('the daily CBM digest is enqueued once per local day, after the configured time, per channel', async () => {
-	const store = StateStore.over(await openTestDatabase(':memory:'));
+	const store = alertState(SqlScope.of(await openTestDatabase(':memory:')));
 	const config = parseConfig({
 		timeZone: '+08:00',
 		cbm: { dailyDigestAt: '08:00' },
@@ -150,14 +153,14 @@ test('the daily CBM digest is enqueued once per local day, after the configured 
 		status,
 		kpis: [],
 	});
-	await store.putCbmStatus(unit('Red', 'Fan'));
-	await store.putCbmStatus(unit('Yellow', 'Capacitor'));
-	await store.putCbmStatus(unit('Good', 'IGBT'));
+	await store.cbm.putStatus(unit('Red', 'Fan'));
+	await store.cbm.putStatus(unit('Yellow', 'Capacitor'));
+	await store.cbm.putStatus(unit('Good', 'IGBT'));
 	expect(await enqueueCbmDigestIfDue(store, config, new Date('2026-11-20T23:59:00Z'))).toBe(false); // 07:59 local
 	expect(await enqueueCbmDigestIfDue(store, config, new Date('2026-11-21T00:01:00Z'))).toBe(true); // 08:01 local
 	expect(await enqueueCbmDigestIfDue(store, config, new Date('2026-11-21T09:00:00Z'))).toBe(false); // same local day
-	const red = (await store.pending('#red', 10)).map((c) => c.item);
-	const all = (await store.pending('#all', 10)).map((c) => c.item);
+	const red = (await store.outbox.pending('#red', 10)).map((c) => c.item);
+	const all = (await store.outbox.pending('#all', 10)).map((c) => c.item);
 	expect(red).toEqual([
 		{ kind: 'cbm_digest', day: '2026-11-21', units: [expect.objectContaining({ unit: 'Fan' })] },
 	]);
@@ -169,5 +172,5 @@ test('the daily CBM digest is enqueued once per local day, after the configured 
 		},
 	]);
 	expect(await enqueueCbmDigestIfDue(store, config, new Date('2026-11-22T00:30:00Z'))).toBe(true); // next local day
-	await store.close();
+	await store.scope.database.close();
 });

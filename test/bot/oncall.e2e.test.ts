@@ -159,7 +159,7 @@ test('Acknowledge shows who took the fault, a second person takes it over, and i
 				.text,
 		),
 	).toMatch(/^<@U0ALICE> holds .* already .*press Take over/);
-	expect((await bot.oncall.state.getAck(`${drives[0].id}:${String(event.id)}`))?.userId).toBe(
+	expect((await bot.oncall.store.getAck(`${drives[0].id}:${String(event.id)}`))?.userId).toBe(
 		'U0ALICE',
 	);
 	await click(ACK_ACTION, ack?.value as string, 'ack-2', 'U0BOB', 'Take over');
@@ -173,7 +173,7 @@ test('Acknowledge shows who took the fault, a second person takes it over, and i
 	await app.stop();
 	await bot.stop();
 	await startAll();
-	expect((await bot.oncall.state.getAck(`${drives[0].id}:${String(event.id)}`))?.userId).toBe(
+	expect((await bot.oncall.store.getAck(`${drives[0].id}:${String(event.id)}`))?.userId).toBe(
 		'U0BOB',
 	);
 	sim.control.closeEvent(drives[0].id, Number(event.id), 'Fixed by Bob');
@@ -291,7 +291,7 @@ test('a press Slack delivers again (its retry, the same body) acts once: one cha
 		JSON.stringify(message.blocks).includes('Acknowledged by <@U0DAVE>'),
 	);
 	expect(await bot.dispatcher.drain(10_000)).toBe(true);
-	expect(await bot.oncall.state.getAck(key)).toMatchObject({ userId: 'U0DAVE', previous: [] });
+	expect(await bot.oncall.store.getAck(key)).toMatchObject({ userId: 'U0DAVE', previous: [] });
 	expect(message.updates - updatesBefore).toBe(1);
 	expect(
 		slack.responses.filter((r) => r.id === 'ack-once').map((r) => String(r.body.text)),

@@ -57,8 +57,8 @@ test('first start: what happened before it is one catch-up message per channel, 
 	const listed = eventIdsIn(JSON.stringify(top[0].blocks));
 	for (const event of before) expect(listed).toContain(String(event.id));
 	const alerting = new Set([
-		...(await bot.store.openAlerts()).map((a) => a.asset.id),
-		...(await bot.store.cbmUnits(['Yellow', 'Red'])).map((u) => u.asset.id),
+		...(await bot.state.alerts.openAlerts()).map((a) => a.asset.id),
+		...(await bot.state.cbm.units(['Yellow', 'Red'])).map((u) => u.asset.id),
 	]);
 	const e8 = sim.requests.api('E8');
 	expect(e8.length).toBeGreaterThan(0);
@@ -108,7 +108,7 @@ test('a refusal that cannot change sets the asset aside for that function, with 
 
 test('the lag is in /drive health; above the threshold it is warned once in the log and once in Slack', async () => {
 	// As if the bot had been down for 20 minutes.
-	await bot!.store.setWatermark('poll.events', new Date(Date.now() - 20 * 60_000).toISOString());
+	await bot!.state.watermarks.set('poll.events', new Date(Date.now() - 20 * 60_000).toISOString());
 	await bot!.stop();
 	bot = undefined;
 	// One asset whose events cannot be read holds the lag at the restart's starting point.

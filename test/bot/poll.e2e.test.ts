@@ -72,7 +72,7 @@ test('CBM by polling: Red is posted once per change, Good replies in the same th
 
 test('a pass skips PowerTrains, rests expired assets, and still moves its watermark', async () => {
 	await poll();
-	const mark = await bot.store.getWatermark('poll.events');
+	const mark = await bot.state.watermarks.get('poll.events');
 	sim.requests.clear();
 	lines.length = 0;
 	await poll();
@@ -98,7 +98,7 @@ test('a pass skips PowerTrains, rests expired assets, and still moves its waterm
 	).toEqual([]);
 	expect(calls.every((c) => c.status === 200)).toBe(true);
 	expect(lines.filter((l) => l.includes('poll: events of asset'))).toEqual([]);
-	expect(Date.parse((await bot.store.getWatermark('poll.events')) ?? '')).toBeGreaterThan(
+	expect(Date.parse((await bot.state.watermarks.get('poll.events')) ?? '')).toBeGreaterThan(
 		Date.parse(mark ?? ''),
 	);
 });

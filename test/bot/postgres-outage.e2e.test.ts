@@ -124,7 +124,7 @@ describe('PostgreSQL stopped for a minute under a stream of faults', () => {
 			signingSecret,
 		});
 		app = front.app;
-		const [openAlert] = await replicas[1].store.openAlerts();
+		const [openAlert] = await replicas[1].state.alerts.openAlerts();
 		if (!openAlert) throw new Error('no open alert before the outage');
 
 		// PostgreSQL goes away mid-stream, at the worst moment: Slack has applied a close's update and its answer is on

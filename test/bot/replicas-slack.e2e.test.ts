@@ -114,7 +114,8 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 				config,
 				logger,
 				oncall: bot.oncall,
-				store: bot.store,
+				alerts: bot.state.alerts,
+				database: bot.database,
 				directory: bot.directory,
 			});
 			// One socket at a time, so each replica's socket is known.
@@ -210,7 +211,7 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 			JSON.stringify(message.blocks).includes('Acknowledged by <@U0ALICE>'),
 		);
 		await settled();
-		expect(await leader.bot.oncall.state.getAck(key)).toMatchObject({
+		expect(await leader.bot.oncall.store.getAck(key)).toMatchObject({
 			userId: 'U0ALICE',
 			previous: [],
 		});
@@ -279,7 +280,7 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 			() => answers('both-alice').length > 0 && answers('both-bob').length > 0,
 		);
 		await settled();
-		const ack = await leader.bot.oncall.state.getAck(key);
+		const ack = await leader.bot.oncall.store.getAck(key);
 		expect(ack?.previous).toEqual([]);
 		const [winner, loser] = ack?.userId === 'U0ALICE' ? ['alice', 'bob'] : ['bob', 'alice'];
 		expect(answers(`both-${winner}`)).toEqual([expect.stringMatching(/^You acknowledged/)]);
@@ -329,7 +330,7 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 				() => answers(`ack-${id}`).length > 0 && answers(`take-${id}`).length > 0,
 			);
 			await settled();
-			const ack = await leader.bot.oncall.state.getAck(key);
+			const ack = await leader.bot.oncall.store.getAck(key);
 			expect(ack?.userId).toBe('U0BOB');
 			const aliceFirst = ack?.previous.length === 1;
 			// The history is one of the two serial orders, and each person was told what happened to them.
@@ -436,7 +437,7 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 			JSON.stringify(message.blocks).includes('Acknowledged by <@U0CAROL>'),
 		);
 		await settled();
-		expect(await leader.bot.oncall.state.getAck(key)).toMatchObject({
+		expect(await leader.bot.oncall.store.getAck(key)).toMatchObject({
 			userId: 'U0CAROL',
 			previous: [],
 		});

@@ -57,7 +57,9 @@ describe('two replicas on one PostgreSQL', () => {
 		expect(await leader.dispatcher.drain(10_000)).toBe(true);
 
 		// Someone presses Acknowledge, and Slack hands it to the standby: the leader sends the update.
-		const alert = (await standby.store.openAlerts()).find((a) => a.eventId === String(first.id));
+		const alert = (await standby.state.alerts.openAlerts()).find(
+			(a) => a.eventId === String(first.id),
+		);
 		if (!alert) throw new Error('the standby does not see the open alert in the shared store');
 		expect(await standby.oncall.acknowledge([alert.key], 'U0ALICE')).toMatch(/^You acknowledged/);
 		await waitFor('the acknowledged message', () =>

@@ -21,7 +21,7 @@ describe('the store this run is about', () => {
 			logger,
 		});
 		const expected = process.env.DRIVE_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
-		expect(f.bot.store.database.dialect).toBe(expected);
+		expect(f.bot.database.dialect).toBe(expected);
 		expect(existsSync(state.file)).toBe(expected === 'sqlite');
 		const started = lines.find((line) => line.includes('state in'));
 		expect(started).toContain(

@@ -147,7 +147,7 @@ test('List open faults filters by group, plant and alert channel, with event num
 		await step('list_open_faults', { channel: slack.channelId('#maint') }),
 	) as Record<string, unknown>;
 	expect(byChannel.count).toBe(
-		(await bot.store.openAlerts()).filter((a) => a.severity === 'Fault').length,
+		(await bot.state.alerts.openAlerts()).filter((a) => a.severity === 'Fault').length,
 	);
 	const none = outputs(await step('list_open_faults', { plant: 'Nowhere Plant' })) as Record<
 		string,
@@ -183,7 +183,7 @@ test('Acknowledge fault and Take over fault change the on-call state as the butt
 	await waitFor('the take-over', () =>
 		JSON.stringify(message.blocks).includes('took over from <@U0ALICE>'),
 	);
-	expect((await bot.oncall.state.getAck(`${drives[4].id}:${String(event.id)}`))?.userId).toBe(
+	expect((await bot.oncall.store.getAck(`${drives[4].id}:${String(event.id)}`))?.userId).toBe(
 		'U0BOB',
 	);
 	expect(error(await step('take_over_fault', { alert: '999999999', user: 'U0BOB' }))).toContain(

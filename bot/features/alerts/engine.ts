@@ -1,6 +1,7 @@
 import type { BotConfig } from '../../config/schema';
 import type { CbmResult, PlatformEvent } from '../../platform/types';
-import type { StateStore } from '../../state/store';
+import type { SqlScope } from '../../state/scope';
+import { type AlertState, alertState } from './state';
 import {
 	type AlertRecord,
 	type AssetRef,
@@ -22,15 +23,15 @@ const ALERTING = new Set(['Yellow', 'Red']);
  */
 export class AlertEngine {
 	constructor(
-		private readonly store: StateStore,
+		private readonly state: AlertState,
 		private readonly config: BotConfig,
 		private readonly resolveAsset: AssetResolver,
 		private readonly onEnqueued: () => void,
-		/** Silences: an alert it covers is recorded (in the transaction of `store`) for the silence's summary instead of posted. */
+		/** Silences: an alert it covers is recorded (in the transaction `tx`) for the silence's summary instead of posted. */
 		private readonly suppress?: (
 			alert: AlertRecord,
 			channel: string,
-			store: StateStore,
+			tx: SqlScope,
 		) => Promise<boolean>,
 	) {}
 
@@ -40,23 +41,27 @@ export class AlertEngine {
 		if (!meetsSeverity(severity, this.config.alerts.minSeverity)) return false;
 		const key = eventKey(assetId, event.id);
 		const status = event.eventStatus === 'Close' ? 'Close' : 'Open';
-		const known = await this.store.getEvent(key);
+		const known = await this.state.alerts.getEvent(key);
 		if (known && (known.status === status || known.status === 'Close')) return false;
 		const asset = known?.alert.asset ?? (await this.resolveAsset(assetId));
 		const alert = toAlertRecord(key, asset, event, status);
-		const changed = await this.store.transaction(async (store) => {
-			const again = await store.getEvent(key); // another source (or replica) may have won the race
+		const changed = await this.state.scope.transaction(async (tx) => {
+			const store = alertState(tx);
+			const again = await store.alerts.getEvent(key); // another source (or replica) may have won the race
 			if (again && (again.status === status || again.status === 'Close')) return false;
-			await store.putEvent(alert);
+			await store.alerts.putEvent(alert);
 			for (const channel of routeAlert(this.config.alerts, asset, severity)) {
 				// A muted alert never posted stays in the silence's summary (which shows its close).
 				if (
 					this.suppress &&
-					(await store.getMessage(key, channel)) === undefined &&
-					(await this.suppress(alert, channel, store))
+					(await store.alerts.getMessage(key, channel)) === undefined &&
+					(await this.suppress(alert, channel, tx))
 				)
 					continue;
-				await store.enqueue(channel, again ? { kind: 'resolve', alert } : { kind: 'alert', alert });
+				await store.outbox.enqueue(
+					channel,
+					again ? { kind: 'resolve', alert } : { kind: 'alert', alert },
+				);
 			}
 			return true;
 		});
@@ -74,7 +79,7 @@ export class AlertEngine {
 	): Promise<{ alert: AlertRecord; channels: string[] } | undefined> {
 		if (!meetsSeverity(event.eventType, this.config.alerts.minSeverity)) return undefined;
 		const key = eventKey(assetId, event.id);
-		if (await this.store.getEvent(key)) return undefined;
+		if (await this.state.alerts.getEvent(key)) return undefined;
 		const asset = await this.resolveAsset(assetId);
 		const alert = toAlertRecord(
 			key,
@@ -91,11 +96,12 @@ export class AlertEngine {
 		since: string,
 		listed: number,
 	): Promise<number> {
-		const recorded = await this.store.transaction(async (store) => {
+		const recorded = await this.state.scope.transaction(async (tx) => {
+			const store = alertState(tx);
 			// Only those another source did not post meanwhile.
 			const fresh: Array<{ alert: AlertRecord; channels: string[] }> = [];
-			for (const c of collected) if (!(await store.getEvent(c.alert.key))) fresh.push(c);
-			for (const { alert } of fresh) await store.putEvent(alert);
+			for (const c of collected) if (!(await store.alerts.getEvent(c.alert.key))) fresh.push(c);
+			for (const { alert } of fresh) await store.alerts.putEvent(alert);
 			for (const [channel, alerts] of byChannel(
 				fresh.map((c) => ({ item: c.alert, channels: c.channels })),
 			)) {
@@ -109,7 +115,11 @@ export class AlertEngine {
 					bySeverity,
 					listed: alerts.slice(0, listed),
 				};
-				await store.enqueue(channel, { kind: 'catch_up', summary, keys: alerts.map((a) => a.key) });
+				await store.outbox.enqueue(channel, {
+					kind: 'catch_up',
+					summary,
+					keys: alerts.map((a) => a.key),
+				});
 			}
 			return fresh.length;
 		});
@@ -129,16 +139,17 @@ export class AlertEngine {
 		for (const u of results)
 			if (
 				ALERTING.has(u.deviceUnitStatus) &&
-				(await this.store.getCbmStatus(cbmKey(assetId, u.deviceUnitType))) === undefined
+				(await this.state.cbm.getStatus(cbmKey(assetId, u.deviceUnitType))) === undefined
 			)
 				fresh.push(u);
 		if (fresh.length === 0) return [];
 		const asset = await this.resolveAsset(assetId);
-		await this.store.transaction(async (store) => {
+		await this.state.scope.transaction(async (tx) => {
+			const store = alertState(tx);
 			for (const u of fresh) {
 				const key = cbmKey(assetId, u.deviceUnitType);
-				await store.putCbmStatus(toCbmAlert(key, asset, u));
-				await store.stageCbmFirstSighting(key);
+				await store.cbm.putStatus(toCbmAlert(key, asset, u));
+				await store.cbm.stageFirstSighting(key);
 			}
 		});
 		return fresh.map((u) => u.deviceUnitType);
@@ -149,10 +160,11 @@ export class AlertEngine {
 	 * or Red (one that recovered since was posted as such), in one transaction. Returns how many.
 	 */
 	async commitCbmCatchUp(day: string): Promise<number> {
-		const recorded = await this.store.transaction(async (store) => {
+		const recorded = await this.state.scope.transaction(async (tx) => {
+			const store = alertState(tx);
 			const units: CbmAlert[] = [];
-			for (const key of await store.takeStagedCbmFirstSightings()) {
-				const unit = await store.getCbmUnit(key);
+			for (const key of await store.cbm.takeStagedFirstSightings()) {
+				const unit = await store.cbm.getUnit(key);
 				if (unit !== undefined && ALERTING.has(unit.status)) units.push(unit);
 			}
 			const routed = units.map((u) => ({
@@ -160,7 +172,7 @@ export class AlertEngine {
 				channels: routeAlert(this.config.alerts, u.asset, cbmSeverity(u.status)),
 			}));
 			for (const [channel, list] of byChannel(routed))
-				await store.enqueue(channel, { kind: 'cbm_digest', units: list, day });
+				await store.outbox.enqueue(channel, { kind: 'cbm_digest', units: list, day });
 			return units.length;
 		});
 		if (recorded > 0) this.onEnqueued();
@@ -174,27 +186,28 @@ export class AlertEngine {
 		// Gray across a fleet must not read every drive's detail (B48).
 		let posts = false;
 		for (const unit of results) {
-			const known = await this.store.getCbmStatus(cbmKey(assetId, unit.deviceUnitType));
+			const known = await this.state.cbm.getStatus(cbmKey(assetId, unit.deviceUnitType));
 			if (known === unit.deviceUnitStatus) continue;
 			changes.push(unit);
 			posts ||= ALERTING.has(unit.deviceUnitStatus) || ALERTING.has(known ?? '');
 		}
 		if (changes.length === 0) return false;
 		const asset = posts ? await this.resolveAsset(assetId) : unresolvedAsset(assetId);
-		const posted = await this.store.transaction(async (store) => {
+		const posted = await this.state.scope.transaction(async (tx) => {
+			const store = alertState(tx);
 			let enqueued = false;
 			for (const unit of changes) {
 				const key = cbmKey(assetId, unit.deviceUnitType);
-				const previous = await store.getCbmStatus(key);
+				const previous = await store.cbm.getStatus(key);
 				if (previous === unit.deviceUnitStatus) continue;
 				const cbm = toCbmAlert(key, asset, unit, previous);
-				await store.putCbmStatus(cbm);
+				await store.cbm.putStatus(cbm);
 				const recovered =
 					unit.deviceUnitStatus === 'Good' && previous !== undefined && ALERTING.has(previous);
 				if (!ALERTING.has(unit.deviceUnitStatus) && !recovered) continue;
 				const severity = cbmSeverity(recovered ? (previous as string) : unit.deviceUnitStatus);
 				for (const channel of routeAlert(this.config.alerts, asset, severity)) {
-					await store.enqueue(
+					await store.outbox.enqueue(
 						channel,
 						recovered ? { kind: 'cbm_good', cbm } : { kind: 'cbm', cbm },
 					);

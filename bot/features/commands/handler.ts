@@ -10,7 +10,7 @@ import type { BotLogger } from '../../log';
 import type { OnCall, Silence } from '../oncall/oncall';
 import type { AssetDirectory } from '../../platform/directory';
 import type { AssetListItem, DrivePlatform } from '../../platform/types';
-import type { StateStore } from '../../state/store';
+import type { AlertStore } from '../alerts/store';
 import type { ConnectivityTracker } from '../connectivity/tracker';
 import { parseReportRequest } from '../reports/request';
 import type { ReportService } from '../reports/service';
@@ -25,7 +25,7 @@ const MAX_RANGE_DAYS = 365;
 export interface CommandDeps {
 	platform: DrivePlatform;
 	directory: AssetDirectory;
-	store: StateStore;
+	alerts: AlertStore;
 	command: string;
 	logger: BotLogger;
 	/** How long `health` waits for conditions before answering with what it has. */
@@ -414,7 +414,7 @@ export class CommandHandler {
 	}
 
 	private async health(group: string | undefined): Promise<CommandResult> {
-		const { directory, store } = this.deps;
+		const { directory, alerts } = this.deps;
 		await directory.ensure();
 		const q = group?.toLowerCase();
 		// A PowerTrain is virtual: its drive and motor are counted instead.
@@ -458,7 +458,7 @@ export class CommandHandler {
 		}
 		const ids = new Set(assets.map((a) => a.id));
 		const faults = new Map<number, { asset: AssetRef; count: number }>();
-		for (const alert of await store.openAlerts()) {
+		for (const alert of await alerts.openAlerts()) {
 			if (alert.severity !== 'Fault' || !ids.has(alert.asset.id)) continue;
 			const entry = faults.get(alert.asset.id) ?? { asset: alert.asset, count: 0 };
 			entry.count++;

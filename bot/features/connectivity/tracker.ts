@@ -4,8 +4,9 @@ import { routeAlert } from '../alerts/routing';
 import type { BotConfig } from '../../config/schema';
 import { type BotLogger, errorText } from '../../log';
 import type { AssetDetail } from '../../platform/types';
-import type { SqlExecutor } from '../../state/sql';
-import type { StateStore } from '../../state/store';
+import type { SqlScope } from '../../state/scope';
+import { Outbox } from '../alerts/outbox';
+import { type AssetRow, ConnectivityStore } from './store';
 import { type LinkState, type Outage, stillOffline } from '../../kernel/outage';
 
 /** Assets going offline within this long of an outage's first member join its message. */
@@ -14,7 +15,7 @@ const SAME_OUTAGE_MS = 3_600_000;
 const FLUSH_DELAY_MS = 1_000;
 
 export interface ConnectivityDeps {
-	store: StateStore;
+	scope: SqlScope;
 	config: BotConfig;
 	/** `detail`: the E8 detail polling just read, so resolving costs no second read. */
 	resolveAsset: (assetId: number, detail?: AssetDetail) => Promise<AssetRef>;
@@ -31,17 +32,7 @@ export interface ConnectivityDeps {
 	 * Silences (assumption B33): a silenced asset's offline is recorded but not posted; if it is still
 	 * offline when the silence ends, it is posted then. Hook for the silence store; none: never silenced.
 	 */
-	isSilenced?: (asset: AssetRef, at: number, store: StateStore) => Promise<boolean>;
-}
-
-interface AssetRow {
-	asset_id: number;
-	online: number;
-	since: string;
-	last_seen: string;
-	asset: string;
-	announced: number;
-	gateway: string | null;
+	isSilenced?: (asset: AssetRef, at: number, tx: SqlScope) => Promise<boolean>;
 }
 
 /** One asset as the status command and the App Home show it. */
@@ -62,7 +53,9 @@ export class ConnectivityTracker {
 	private flushTimer: NodeJS.Timeout | undefined;
 	private sweepTimer: NodeJS.Timeout | undefined;
 
-	constructor(private readonly deps: ConnectivityDeps) {}
+	constructor(private readonly deps: ConnectivityDeps) {
+		this.store = new ConnectivityStore(deps.scope);
+	}
 
 	/**
 	 * The leader's duty (issue 26): announces every 30 s the assets that reached minOfflineMinutes
@@ -93,12 +86,10 @@ export class ConnectivityTracker {
 		this.flushTimer = undefined;
 	}
 
-	private get db(): SqlExecutor {
-		return this.deps.store.sql;
-	}
+	private readonly store: ConnectivityStore;
 
-	private row(assetId: number, sql = this.db): Promise<AssetRow | undefined> {
-		return sql.get<AssetRow>('SELECT * FROM conn_assets WHERE asset_id = ?', assetId);
+	private get scope(): SqlScope {
+		return this.deps.scope;
 	}
 
 	/**
@@ -112,7 +103,7 @@ export class ConnectivityTracker {
 		since?: string,
 		detail?: AssetDetail,
 	): Promise<void> {
-		const known = await this.row(assetId);
+		const known = await this.store.asset(assetId);
 		const asset = known
 			? (JSON.parse(known.asset) as AssetRef)
 			: await this.deps.resolveAsset(assetId, detail);
@@ -122,27 +113,25 @@ export class ConnectivityTracker {
 			: detail
 				? (detail.gatewaySerialNumber ?? null)
 				: ((await this.deps.gatewayOf?.(assetId).catch(() => undefined)) ?? null);
-		const changed = await this.deps.store.transaction(async (store) => {
-			const row = await this.row(assetId, store.sql);
+		const changed = await this.scope.transaction(async (tx) => {
+			const store = new ConnectivityStore(tx);
+			const row = await store.asset(assetId);
 			if (row && Date.parse(row.last_seen) > Date.parse(time)) return false; // an older, redelivered state
 			const wasOnline = row ? row.online === 1 : undefined;
 			const stateSince =
 				wasOnline === online ? (row as AssetRow).since : online ? time : (since ?? time);
-			await store.sql.run(
-				`INSERT INTO conn_assets (asset_id, online, since, last_seen, asset, announced, gateway) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (asset_id) DO UPDATE SET online = excluded.online, since = excluded.since, last_seen = excluded.last_seen,
-           asset = excluded.asset, announced = excluded.announced, gateway = excluded.gateway`,
+			await store.putAsset({
 				assetId,
-				online ? 1 : 0,
-				stateSince,
-				time,
-				JSON.stringify(asset),
-				wasOnline === online ? (row as AssetRow).announced : 0,
+				online,
+				since: stateSince,
+				lastSeen: time,
+				asset,
+				announced: wasOnline === online ? (row as AssetRow).announced : 0,
 				gateway,
-			);
+			});
 			if (online && wasOnline === false && row?.announced === 1)
-				return this.markBack(store.sql, assetId, time);
-			if (!online) return this.announceIfDue(store, assetId);
+				return this.markBack(store, assetId, time);
+			if (!online) return this.announceIfDue(tx, assetId);
 			return false;
 		});
 		if (changed) this.scheduleFlush();
@@ -150,28 +139,23 @@ export class ConnectivityTracker {
 
 	/** Offline assets not announced yet whose time has come. */
 	async sweep(): Promise<void> {
-		const rows = await this.db.all<{ asset_id: number }>(
-			'SELECT asset_id FROM conn_assets WHERE online = 0 AND announced = 0',
-		);
 		let changed = false;
-		for (const { asset_id } of rows)
-			changed =
-				(await this.deps.store.transaction((store) => this.announceIfDue(store, asset_id))) ||
-				changed;
+		for (const assetId of await this.store.unannounced())
+			changed = (await this.scope.transaction((tx) => this.announceIfDue(tx, assetId))) || changed;
 		if (changed) this.scheduleFlush();
 	}
 
 	/** Inside a transaction: puts an offline asset in its outage(s) when minOfflineMinutes passed. */
-	private async announceIfDue(store: StateStore, assetId: number): Promise<boolean> {
-		const sql = store.sql;
-		const row = await this.row(assetId, sql);
+	private async announceIfDue(tx: SqlScope, assetId: number): Promise<boolean> {
+		const store = new ConnectivityStore(tx);
+		const row = await store.asset(assetId);
 		if (!row || row.online === 1 || row.announced === 1) return false;
 		const now = this.deps.now();
 		if (now - Date.parse(row.since) < this.deps.config.connectivity.minOfflineMinutes * 60_000)
 			return false;
 		if (this.state(row, now) === 'unknown') return false;
 		const asset = JSON.parse(row.asset) as AssetRef;
-		if (await this.deps.isSilenced?.(asset, now, store)) return false;
+		if (await this.deps.isSilenced?.(asset, now, tx)) return false;
 		const { config } = this.deps;
 		const scopeKind = config.connectivity.groupBy;
 		const scope = scopeKind === 'plant' ? asset.plant : asset.group;
@@ -182,12 +166,7 @@ export class ConnectivityTracker {
 			? [config.connectivity.channel]
 			: routeAlert(config.alerts, asset, 'Warning');
 		for (const channel of channels) {
-			const open = await sql.get<{ key: string; outage: string }>(
-				'SELECT key, outage, returned FROM conn_outages WHERE channel = ? AND scope = ? AND open = 1 ORDER BY opened_at DESC LIMIT 1',
-				channel,
-				scopeKey,
-			);
-			const outage = open ? (JSON.parse(open.outage) as Outage) : undefined;
+			const outage = await store.openOutage(channel, scopeKey);
 			const member = { asset, offlineSince: row.since, gateway: row.gateway ?? undefined };
 			if (
 				outage &&
@@ -195,11 +174,7 @@ export class ConnectivityTracker {
 				!outage.members.some((m) => m.asset.id === assetId)
 			) {
 				outage.members.push(member);
-				await sql.run(
-					'UPDATE conn_outages SET outage = ?, dirty = 1 WHERE key = ?',
-					JSON.stringify(outage),
-					outage.key,
-				);
+				await store.updateOutage(outage);
 			} else {
 				const key = `conn:${channel}:${scopeKind}:${scopeKey}:${Date.parse(row.since)}:${assetId}`;
 				const created: Outage = {
@@ -210,42 +185,28 @@ export class ConnectivityTracker {
 					openedAt: row.since,
 					members: [member],
 				};
-				await sql.run(
-					'INSERT INTO conn_outages (key, channel, scope, opened_at, open, outage, dirty) VALUES (?, ?, ?, ?, 1, ?, 1) ON CONFLICT (key) DO NOTHING',
-					key,
-					channel,
-					scopeKey,
-					row.since,
-					JSON.stringify(created),
-				);
+				await store.addOutage(created, scopeKey);
 			}
 		}
-		await sql.run('UPDATE conn_assets SET announced = 1 WHERE asset_id = ?', assetId);
+		await store.setAnnounced(assetId, true);
 		return true;
 	}
 
 	/** Inside a transaction: the asset is back in every open outage holding it. */
-	private async markBack(sql: SqlExecutor, assetId: number, time: string): Promise<boolean> {
-		const rows = await sql.all<{ key: string; outage: string; returned: string }>(
-			'SELECT key, outage, returned FROM conn_outages WHERE open = 1',
-		);
+	private async markBack(
+		store: ConnectivityStore,
+		assetId: number,
+		time: string,
+	): Promise<boolean> {
 		let changed = false;
-		for (const row of rows) {
-			const outage = JSON.parse(row.outage) as Outage;
+		for (const { outage, returned } of await store.openOutages()) {
 			const member = outage.members.find((m) => m.asset.id === assetId && m.backAt === undefined);
 			if (!member) continue;
 			member.backAt = time;
-			const returned = [...(JSON.parse(row.returned) as number[]), assetId];
-			await sql.run(
-				'UPDATE conn_outages SET outage = ?, returned = ?, open = ?, dirty = 1 WHERE key = ?',
-				JSON.stringify(outage),
-				JSON.stringify(returned),
-				stillOffline(outage).length > 0 ? 1 : 0,
-				row.key,
-			);
+			await store.outageBack(outage, [...returned, assetId], stillOffline(outage).length > 0);
 			changed = true;
 		}
-		await sql.run('UPDATE conn_assets SET announced = 0 WHERE asset_id = ?', assetId);
+		await store.setAnnounced(assetId, false);
 		return changed;
 	}
 
@@ -266,24 +227,18 @@ export class ConnectivityTracker {
 
 	/** Gathered changes to the outbox: one post or update per outage, with the returns since the last. */
 	async flush(): Promise<void> {
-		const flushed = await this.deps.store.transaction(async (store) => {
+		const flushed = await this.scope.transaction(async (tx) => {
+			const store = new ConnectivityStore(tx);
+			const outbox = new Outbox(tx);
 			// Read inside: a change committed meanwhile (or by another replica) is sent once.
-			const dirty = await store.sql.all<{
-				key: string;
-				channel: string;
-				outage: string;
-				returned: string;
-			}>('SELECT key, channel, outage, returned FROM conn_outages WHERE dirty = 1');
+			const dirty = await store.dirtyOutages();
 			for (const row of dirty) {
-				await store.enqueue(row.channel, {
+				await outbox.enqueue(row.channel, {
 					kind: 'connectivity',
-					outage: JSON.parse(row.outage) as Outage,
-					returned: JSON.parse(row.returned) as number[],
+					outage: row.outage,
+					returned: row.returned,
 				});
-				await store.sql.run(
-					"UPDATE conn_outages SET dirty = 0, returned = '[]' WHERE key = ?",
-					row.key,
-				);
+				await store.markSent(row.key);
 			}
 			return dirty.length;
 		});
@@ -302,21 +257,19 @@ export class ConnectivityTracker {
 
 	/** What the bot knows of one asset; undefined when it has never been observed. */
 	async link(assetId: number): Promise<AssetLink | undefined> {
-		const row = await this.row(assetId);
+		const row = await this.store.asset(assetId);
 		return row && this.toLink(row, this.deps.now());
 	}
 
 	/** How many assets have been observed at all (0: nothing is known yet). */
 	async observed(): Promise<number> {
-		return Number(
-			(await this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM conn_assets'))?.n ?? 0,
-		);
+		return this.store.countAssets();
 	}
 
 	/** Every asset not online (offline or unknown), longest first. */
 	async notOnline(): Promise<AssetLink[]> {
 		const now = this.deps.now();
-		return (await this.db.all<AssetRow>('SELECT * FROM conn_assets ORDER BY since, asset_id'))
+		return (await this.store.allAssets())
 			.map((r) => this.toLink(r, now))
 			.filter((l) => l.state !== 'online');
 	}

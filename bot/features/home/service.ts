@@ -1,6 +1,6 @@
 import type { AssetRef, CbmAlert } from '../../kernel/alert';
 import type { AssetLink, ConnectivityTracker } from '../connectivity/tracker';
-import type { StateStore } from '../../state/store';
+import type { AlertState } from '../alerts/state';
 
 /** One active silence as the Home tab lists it. */
 export interface SilenceLine {
@@ -32,7 +32,7 @@ export interface FleetGlance {
 export class HomeService {
 	constructor(
 		private readonly deps: {
-			store: StateStore;
+			state: AlertState;
 			connectivity?: ConnectivityTracker;
 			silences?: SilenceSource;
 			now: () => number;
@@ -41,7 +41,7 @@ export class HomeService {
 
 	async glance(): Promise<FleetGlance> {
 		const faults = new Map<string, Map<number, { asset: AssetRef; count: number }>>();
-		for (const alert of await this.deps.store.openAlerts()) {
+		for (const alert of await this.deps.state.alerts.openAlerts()) {
 			if (alert.severity !== 'Fault') continue;
 			const group = alert.asset.group || '(no group)';
 			const assets = faults.get(group) ?? new Map<number, { asset: AssetRef; count: number }>();
@@ -58,7 +58,7 @@ export class HomeService {
 			}))
 			.sort((a, b) => b.count - a.count);
 		const rank = (s: string) => (s === 'Red' ? 0 : 1);
-		const cbm = (await this.deps.store.cbmUnits(['Red', 'Yellow'])).sort(
+		const cbm = (await this.deps.state.cbm.units(['Red', 'Yellow'])).sort(
 			(a, b) => rank(a.status) - rank(b.status) || a.asset.name.localeCompare(b.asset.name),
 		);
 		return {

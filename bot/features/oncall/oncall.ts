@@ -2,11 +2,13 @@ import type { AlertRecord, AssetRef, LinkButton, SilenceSummary } from '../../ke
 import { routeAlert } from '../alerts/routing';
 import type { BotConfig, Route } from '../../config/schema';
 import type { AssetDirectory } from '../../platform/directory';
-import type { MessageRef, StateStore } from '../../state/store';
+import type { SqlScope } from '../../state/scope';
+import { type AlertState, alertState } from '../alerts/state';
+import type { MessageRef } from '../alerts/store';
 import { closest } from '../alerts/route-check';
 import { formatTime } from '../../render/format';
 import { describeDuration, parseDuration } from './durations';
-import { OnCallState, type Silence, type SilenceKind } from './store';
+import { OnCallStore, type Silence, type SilenceKind } from './store';
 
 export { parseDuration } from './durations';
 export type { Silence } from './store';
@@ -74,18 +76,18 @@ export type MuteAnswer = { ok: true; silence: Silence; text: string } | { ok: fa
  * is persisted in the state database and reaches Slack through the outbox.
  */
 export class OnCall {
-	readonly state: OnCallState;
+	readonly store: OnCallStore;
 	private plantCache: { at: number; names: string[] } | undefined;
 
 	constructor(
-		private readonly store: StateStore,
+		private readonly state: AlertState,
 		private readonly config: BotConfig,
 		private readonly directory: AssetDirectory,
 		private readonly onEnqueued: () => void,
 		/** The platform's plant names (E2), for `/drive mute plant …`. */
 		private readonly plants?: () => Promise<string[]>,
 	) {
-		this.state = new OnCallState(store.sql);
+		this.store = new OnCallStore(state.scope);
 	}
 
 	/** The alert as messages show it now: who took it, whether it is muted, its links. */
@@ -99,37 +101,41 @@ export class OnCall {
 		// Two reads that do not depend on each other: at once (on PostgreSQL, two round trips become one).
 		const [muted, ack] = await Promise.all([
 			this.silenceFor(alert.asset),
-			this.state.getAck(alert.key),
+			this.store.getAck(alert.key),
 		]);
 		return { ...alert, ack, links, mutedUntil: muted?.until };
 	};
 
-	/** The on-call tables as `store` reaches them (inside its transaction, when it is bound to one). */
-	private stateIn(store: StateStore): OnCallState {
-		return store === this.store ? this.state : new OnCallState(store.sql);
+	/** The on-call tables as `scope` reaches them (inside its transaction, when it is bound to one). */
+	private storeIn(scope: SqlScope): OnCallStore {
+		return scope === this.state.scope ? this.store : new OnCallStore(scope);
 	}
 
-	/** The silence covering an asset now, if any. `store`: the transaction's, when called inside one. */
+	/** The silence covering an asset now, if any. `scope`: the transaction's, when called inside one. */
 	async silenceFor(
 		asset: AssetRef,
 		now = Date.now(),
-		store = this.store,
+		scope = this.state.scope,
 	): Promise<Silence | undefined> {
-		return (await this.silencesFor(asset, now, store))[0];
+		return (await this.silencesFor(asset, now, scope))[0];
 	}
 
 	/** Every silence covering an asset now (for `/drive status`). */
-	async silencesFor(asset: AssetRef, now = Date.now(), store = this.store): Promise<Silence[]> {
-		return (await this.stateIn(store).activeSilences()).filter(
+	async silencesFor(
+		asset: AssetRef,
+		now = Date.now(),
+		scope = this.state.scope,
+	): Promise<Silence[]> {
+		return (await this.storeIn(scope).activeSilences()).filter(
 			(s) => s.from <= now && now < s.until && silenceMatches(s, asset),
 		);
 	}
 
-	/** Called by the engine in its transaction (`store`): true when the alert is recorded instead of posted. */
-	async suppress(alert: AlertRecord, channel: string, store: StateStore): Promise<boolean> {
-		const silence = await this.silenceFor(alert.asset, Date.now(), store);
+	/** Called by the engine in its transaction (`tx`): true when the alert is recorded instead of posted. */
+	async suppress(alert: AlertRecord, channel: string, tx: SqlScope): Promise<boolean> {
+		const silence = await this.silenceFor(alert.asset, Date.now(), tx);
 		if (!silence) return false;
-		await this.stateIn(store).recordSilenced(silence.id, alert.key, channel);
+		await this.storeIn(tx).recordSilenced(silence.id, alert.key, channel);
 		return true;
 	}
 
@@ -141,7 +147,7 @@ export class OnCall {
 	inhibit = async (alert: AlertRecord, channel: string): Promise<MessageRef | undefined> => {
 		const pt = alert.asset.powerTrain;
 		if (!pt || alert.severity !== 'Fault') return undefined;
-		for (const other of await this.store.openAlerts()) {
+		for (const other of await this.state.alerts.openAlerts()) {
 			if (
 				other.key === alert.key ||
 				other.asset.id === alert.asset.id ||
@@ -151,7 +157,7 @@ export class OnCall {
 				continue;
 			if (Math.abs(Date.parse(other.eventTime) - Date.parse(alert.eventTime)) > INHIBIT_WINDOW_MS)
 				continue;
-			const ref = await this.store.getMessage(other.key, channel);
+			const ref = await this.state.alerts.getMessage(other.key, channel);
 			if (ref?.via === 'message') return ref;
 		}
 		return undefined;
@@ -175,17 +181,18 @@ export class OnCall {
 		intent: AckIntent,
 		now = Date.now(),
 	): Promise<AckOutcome> {
-		const { taken, already, heldBy, previousHolder } = await this.store.transaction(
-			async (store) => {
+		const { taken, already, heldBy, previousHolder } = await this.state.scope.transaction(
+			async (tx) => {
+				const store = alertState(tx);
 				// Fresh on each run of the transaction (it may run again).
 				const taken: string[] = [];
 				const already: string[] = [];
 				const heldBy: Array<{ userId: string; what: string }> = [];
 				let previousHolder: string | undefined;
 				let first = true;
-				const state = this.stateIn(store);
+				const state = this.storeIn(tx);
 				for (const key of keys) {
-					const event = await store.getEvent(key);
+					const event = await store.alerts.getEvent(key);
 					if (!event || event.status !== 'Open') continue;
 					const ack = await state.getAck(key);
 					if (first)
@@ -212,8 +219,8 @@ export class OnCall {
 							? `took over ${event.alert.code} on ${event.alert.asset.name} from <@${ack.userId}>`
 							: `acknowledged ${event.alert.code} on ${event.alert.asset.name}`,
 					);
-					for (const ref of await store.messagesOf(key))
-						await store.enqueue(ref.channel, { kind: 'refresh', key });
+					for (const ref of await store.alerts.messagesOf(key))
+						await store.outbox.enqueue(ref.channel, { kind: 'refresh', key });
 				}
 				return { taken, already, heldBy, previousHolder };
 			},
@@ -356,11 +363,11 @@ export class OnCall {
 	}
 
 	/** Enqueues a refresh of every message of the open alerts `silence` covers (inside the caller's transaction). */
-	private async refreshCovered(store: StateStore, silence: Silence): Promise<void> {
-		for (const alert of await store.openAlerts()) {
+	private async refreshCovered(store: AlertState, silence: Silence): Promise<void> {
+		for (const alert of await store.alerts.openAlerts()) {
 			if (!silenceMatches(silence, alert.asset)) continue;
-			for (const ref of await store.messagesOf(alert.key))
-				await store.enqueue(ref.channel, { kind: 'refresh', key: alert.key });
+			for (const ref of await store.alerts.messagesOf(alert.key))
+				await store.outbox.enqueue(ref.channel, { kind: 'refresh', key: alert.key });
 		}
 	}
 
@@ -373,8 +380,8 @@ export class OnCall {
 		userId: string | undefined,
 		now: number,
 	): Promise<MuteAnswer> {
-		const silence = await this.store.transaction(async (store) => {
-			const s = await this.stateIn(store).addSilence({
+		const silence = await this.state.scope.transaction(async (tx) => {
+			const s = await this.storeIn(tx).addSilence({
 				kind,
 				value,
 				label,
@@ -384,7 +391,7 @@ export class OnCall {
 				createdBy: userId,
 			});
 			// Open alerts of what is now muted show it (and stop reminding).
-			await this.refreshCovered(store, s);
+			await this.refreshCovered(alertState(tx), s);
 			return s;
 		});
 		this.onEnqueued();
@@ -398,7 +405,7 @@ export class OnCall {
 	}
 
 	async unmute(words: string[], userId: string | undefined, now = Date.now()): Promise<string> {
-		const active = await this.state.activeSilences();
+		const active = await this.store.activeSilences();
 		let ended: Silence[];
 		if (
 			words.length === 1 &&
@@ -419,22 +426,23 @@ export class OnCall {
 
 	/** Active silences, soonest end first. */
 	async mutes(now = Date.now()): Promise<Silence[]> {
-		return (await this.state.activeSilences())
+		return (await this.store.activeSilences())
 			.filter((s) => s.until > now)
 			.sort((a, b) => a.until - b.until);
 	}
 
 	/** Ends a silence: one summary per channel its recorded alerts were routed to. */
 	private async end(silence: Silence, endedBy: string | undefined, now: number): Promise<void> {
-		const changed = await this.store.transaction(async (store) => {
-			const state = this.stateIn(store);
+		const changed = await this.state.scope.transaction(async (tx) => {
+			const store = alertState(tx);
+			const state = this.storeIn(tx);
 			// Another replica (or a second click) ended it already: its summary went out once.
 			if ((await state.getSilence(silence.id))?.ended !== false) return false;
 			await state.endSilence(silence.id, endedBy, now);
 			const byChannel = new Map<string, AlertRecord[]>();
 			for (const { key, channel } of await state.silencedEvents(silence.id)) {
-				const alert = (await store.getEvent(key))?.alert;
-				if (!alert || (await store.getMessage(key, channel))) continue;
+				const alert = (await store.alerts.getEvent(key))?.alert;
+				if (!alert || (await store.alerts.getMessage(key, channel))) continue;
 				byChannel.set(channel, [...(byChannel.get(channel) ?? []), alert]);
 			}
 			for (const [channel, alerts] of byChannel) {
@@ -446,7 +454,7 @@ export class OnCall {
 					endedBy,
 					alerts,
 				};
-				await store.enqueue(channel, { kind: 'silence_summary', summary });
+				await store.outbox.enqueue(channel, { kind: 'silence_summary', summary });
 			}
 			await this.refreshCovered(store, silence);
 			return true;
@@ -456,15 +464,15 @@ export class OnCall {
 
 	/** Ends expired silences and enqueues due reminders and escalations. */
 	async tick(now = Date.now()): Promise<void> {
-		for (const s of await this.state.activeSilences())
+		for (const s of await this.store.activeSilences())
 			if (s.until <= now) await this.end(s, undefined, now);
 		let enqueued = false;
-		for (const alert of await this.store.openAlerts()) {
+		for (const alert of await this.state.alerts.openAlerts()) {
 			if (alert.severity !== 'Fault') continue;
 			const view = await this.present(alert);
 			if (!(await this.stillDue(view))) continue;
 			const age = now - Date.parse(alert.eventTime);
-			for (const ref of await this.store.messagesOf(alert.key)) {
+			for (const ref of await this.state.alerts.messagesOf(alert.key)) {
 				const route = routeFor(this.config.alerts, alert, ref.channel);
 				if (!route) continue;
 				const levels: Array<['remind' | 'escalate', string | undefined, string[] | undefined]> = [
@@ -474,10 +482,10 @@ export class OnCall {
 				for (const [level, after, mentions] of levels) {
 					const delay = after === undefined ? undefined : parseDuration(after);
 					if (delay === undefined || age < delay) continue;
-					const claimed = await this.store.transaction(async (store) => {
-						if (!(await this.stateIn(store).claimReminder(alert.key, ref.channel, level)))
+					const claimed = await this.state.scope.transaction(async (tx) => {
+						if (!(await this.storeIn(tx).claimReminder(alert.key, ref.channel, level)))
 							return false;
-						await store.enqueue(ref.channel, {
+						await alertState(tx).outbox.enqueue(ref.channel, {
 							kind: 'reminder',
 							key: alert.key,
 							level,

@@ -1,5 +1,5 @@
 import type { AckInfo } from '../../kernel/alert';
-import type { SqlExecutor } from '../../state/sql';
+import type { SqlScope } from '../../state/scope';
 
 export type SilenceKind = 'asset' | 'group' | 'plant';
 
@@ -44,10 +44,13 @@ const toSilence = (r: SilenceRow): Silence => ({
 	endedBy: r.ended_by ?? undefined,
 });
 
-/** The on-call tables (acknowledgements, silences, reminders sent) in the bot's state database (schema step 2). */
-export class OnCallState {
-	/** `sql`: the database, or the transaction these calls belong to. */
-	constructor(private readonly sql: SqlExecutor) {}
+/** The on-call tables: acknowledgements, silences and the alerts they held back, reminders sent. */
+export class OnCallStore {
+	constructor(private readonly scope: SqlScope) {}
+
+	private get sql() {
+		return this.scope.sql;
+	}
 
 	async getAck(key: string): Promise<AckInfo | undefined> {
 		const row = await this.sql.get<{ info: string }>(

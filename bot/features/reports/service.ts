@@ -9,9 +9,10 @@ import { utc8DateToInstant } from '../../../shared/time';
 import { type BotLogger, errorText } from '../../log';
 import type { AssetDirectory } from '../../platform/directory';
 import type { AssetListItem, DrivePlatform, PlatformReport } from '../../platform/types';
-import type { StateStore } from '../../state/store';
+import type { SqlScope } from '../../state/scope';
 import type { ConnectivityTracker } from '../connectivity/tracker';
 import { REPORT_MIN_AGE_DAYS, type ReportRequestText } from './request';
+import { ReportStore } from './store';
 import type { SlackMessage } from '../../kernel/message';
 import type { Publisher } from '../../kernel/publisher';
 
@@ -64,7 +65,7 @@ export type ReportOutcome =
 export interface ReportServiceDeps {
 	platform: DrivePlatform;
 	directory: AssetDirectory;
-	store: StateStore;
+	scope: SqlScope;
 	publisher: Publisher;
 	messages: ReportMessages;
 	logger: BotLogger;
@@ -89,7 +90,11 @@ export class ReportService {
 	private checking?: Promise<void>;
 	private halted = false;
 
-	constructor(private readonly deps: ReportServiceDeps) {}
+	private readonly store: ReportStore;
+
+	constructor(private readonly deps: ReportServiceDeps) {
+		this.store = new ReportStore(deps.scope);
+	}
 
 	/**
 	 * The leader's duty (issue 26): checks the reports still Creating now (those left by the previous
@@ -132,29 +137,15 @@ export class ReportService {
 	}
 
 	private async save(job: ReportJob, status: 'creating' | 'done' | 'failed'): Promise<void> {
-		await this.deps.store.sql.run(
-			'INSERT INTO report_jobs (report_id, status, job, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (report_id) DO UPDATE SET status = excluded.status, job = excluded.job, updated_at = excluded.updated_at',
-			job.reportId,
-			status,
-			JSON.stringify(job),
-			Date.now(),
-		);
+		await this.store.saveJob(job.reportId, status, job);
 	}
 
 	async job(reportId: number): Promise<{ status: string; job: ReportJob } | undefined> {
-		const row = await this.deps.store.sql.get<{ status: string; job: string }>(
-			'SELECT status, job FROM report_jobs WHERE report_id = ?',
-			reportId,
-		);
-		return row && { status: row.status, job: JSON.parse(row.job) as ReportJob };
+		return this.store.job<ReportJob>(reportId);
 	}
 
 	async pending(): Promise<ReportJob[]> {
-		return (
-			await this.deps.store.sql.all<{ job: string }>(
-				"SELECT job FROM report_jobs WHERE status = 'creating' ORDER BY report_id",
-			)
-		).map((r) => JSON.parse(r.job) as ReportJob);
+		return this.store.jobsIn<ReportJob>('creating');
 	}
 
 	/** The assets a target names: a group's drives and motors (fleet report), or one asset (drive report). */
@@ -327,12 +318,9 @@ export class ReportService {
 
 	/** The report a schedule's occurrence already asked for (a crash after E21), if any. */
 	async findRequested(scheduleKey: string, occurrence: number): Promise<number | undefined> {
-		const rows = await this.deps.store.sql.all<{ report_id: number; job: string }>(
-			'SELECT report_id, job FROM report_jobs',
-		);
-		return rows.find(
-			(r) => (JSON.parse(r.job) as ReportJob).scheduleKey === `${scheduleKey}:${occurrence}`,
-		)?.report_id;
+		return (await this.store.allJobs<ReportJob>()).find(
+			(r) => r.job.scheduleKey === `${scheduleKey}:${occurrence}`,
+		)?.reportId;
 	}
 
 	/** A report that will not come (refused schedule, undeliverable file), said in its channel or thread. */

@@ -1,5 +1,5 @@
 import type { BotConfig } from '../../config/schema';
-import type { StateStore } from '../../state/store';
+import { type AlertState, alertState } from '../../features/alerts/state';
 import { type CbmAlert, cbmSeverity } from '../../kernel/alert';
 import { allChannels, routeAlert } from '../../features/alerts/routing';
 
@@ -30,25 +30,26 @@ function localClock(timeZone: string, now: Date): { day: string; time: string } 
  * per channel listing the units in its routes that are Yellow or Red. Returns true when it did.
  */
 export async function enqueueCbmDigestIfDue(
-	store: StateStore,
+	state: AlertState,
 	config: BotConfig,
 	now = new Date(),
 ): Promise<boolean> {
 	const at = config.cbm.dailyDigestAt;
 	if (!config.cbm.enabled || at === undefined) return false;
 	const { day, time } = localClock(config.timeZone, now);
-	if (time < at || (await store.getWatermark(WATERMARK)) === day) return false;
-	return store.transaction(async (tx) => {
+	if (time < at || (await state.watermarks.get(WATERMARK)) === day) return false;
+	return state.scope.transaction(async (scope) => {
+		const tx = alertState(scope);
 		// Again inside: another replica (or an earlier leader) may have sent today's already.
-		if ((await tx.getWatermark(WATERMARK)) === day) return false;
+		if ((await tx.watermarks.get(WATERMARK)) === day) return false;
 		const byChannel = new Map<string, CbmAlert[]>(allChannels(config.alerts).map((c) => [c, []]));
-		for (const unit of await tx.cbmUnits(['Yellow', 'Red'])) {
+		for (const unit of await tx.cbm.units(['Yellow', 'Red'])) {
 			for (const channel of routeAlert(config.alerts, unit.asset, cbmSeverity(unit.status)))
 				byChannel.get(channel)?.push(unit);
 		}
 		for (const [channel, units] of byChannel)
-			await tx.enqueue(channel, { kind: 'cbm_digest', units, day });
-		await tx.setWatermark(WATERMARK, day);
+			await tx.outbox.enqueue(channel, { kind: 'cbm_digest', units, day });
+		await tx.watermarks.set(WATERMARK, day);
 		return true;
 	});
 }

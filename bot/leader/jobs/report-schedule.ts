@@ -5,6 +5,7 @@ import type { BotConfig } from '../../config/schema';
 import { type BotLogger, errorText } from '../../log';
 import { lastDays } from '../../features/reports/request';
 import type { ReportService } from '../../features/reports/service';
+import type { ReportStore } from '../../features/reports/store';
 
 type Schedule = BotConfig['reports'][number];
 
@@ -37,7 +38,7 @@ export class ReportScheduler {
 		private readonly deps: {
 			config: BotConfig;
 			reports: ReportService;
-			store: import('../../state/store').StateStore;
+			store: ReportStore;
 			logger: BotLogger;
 			now: () => number;
 		},
@@ -82,22 +83,10 @@ export class ReportScheduler {
 		return this.running;
 	}
 
-	private row(key: string) {
-		return this.deps.store.sql.get<{
-			last_at: number;
-			claimed_at: number | null;
-			report_id: number | null;
-		}>('SELECT last_at, claimed_at, report_id FROM report_schedules WHERE key = ?', key);
-	}
-
 	/** A schedule seen for the first time starts from now: nothing before it is "missed". */
 	private async seed(now: number): Promise<void> {
 		for (const entry of this.entries) {
-			await this.deps.store.sql.run(
-				'INSERT INTO report_schedules (key, last_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
-				entry.key,
-				now,
-			);
+			await this.deps.store.addSchedule(entry.key, now);
 		}
 		this.seeded = true;
 	}
@@ -106,7 +95,7 @@ export class ReportScheduler {
 		const now = this.deps.now();
 		if (!this.seeded) await this.seed(now);
 		for (const entry of this.entries) {
-			const row = await this.row(entry.key);
+			const row = await this.deps.store.schedule(entry.key);
 			if (!row) continue;
 			let occurrence: number | undefined;
 			if (row.claimed_at !== null && row.report_id === null) {
@@ -124,14 +113,7 @@ export class ReportScheduler {
 					latest = n.getTime();
 				occurrence = latest;
 				// Claimed only if no one claimed it meanwhile (another replica): it fires once.
-				const claim = await this.deps.store.sql.run(
-					'UPDATE report_schedules SET last_at = ?, claimed_at = ?, report_id = NULL WHERE key = ? AND last_at = ?',
-					occurrence,
-					occurrence,
-					entry.key,
-					row.last_at,
-				);
-				if (claim.changes === 0) continue;
+				if (!(await this.deps.store.claimOccurrence(entry.key, occurrence, row.last_at))) continue;
 			}
 			await this.fire(entry, occurrence);
 		}
@@ -145,11 +127,7 @@ export class ReportScheduler {
 		const target = String(schedule.group ?? schedule.asset);
 		const adopted = await this.deps.reports.findRequested(entry.key, occurrence);
 		if (adopted !== undefined) {
-			await this.deps.store.sql.run(
-				'UPDATE report_schedules SET report_id = ? WHERE key = ?',
-				adopted,
-				entry.key,
-			);
+			await this.deps.store.setScheduleReport(entry.key, adopted);
 			return;
 		}
 		const outcome = await this.deps.reports.request({
@@ -161,20 +139,13 @@ export class ReportScheduler {
 			scheduleKey: `${entry.key}:${occurrence}`,
 		});
 		if (outcome.kind === 'started') {
-			await this.deps.store.sql.run(
-				'UPDATE report_schedules SET report_id = ? WHERE key = ?',
-				outcome.job.reportId,
-				entry.key,
-			);
+			await this.deps.store.setScheduleReport(entry.key, outcome.job.reportId);
 			this.deps.logger.info(
 				`reports: scheduled report ${outcome.job.reportId} (${outcome.job.title}) requested for ${new Date(occurrence).toISOString()}`,
 			);
 		} else {
 			// Refused for good (the group is gone, the level forbids it): said in the channel, not retried.
-			await this.deps.store.sql.run(
-				'UPDATE report_schedules SET report_id = 0 WHERE key = ?',
-				entry.key,
-			);
+			await this.deps.store.setScheduleReport(entry.key, 0);
 			this.deps.logger.warn(`reports: scheduled report of ${target} refused: ${outcome.message}`);
 			await this.deps.reports.announceRefusal(
 				schedule.channel,

@@ -4,7 +4,9 @@ import { DIGEST_MAX_LINES } from '../../blocks/digest';
 import { type BotLogger, errorText } from '../../log';
 import * as metrics from '../../ops/metrics';
 import { FencedOut } from '../../cluster/fence';
-import type { MessageRef, PendingCall, StateStore } from '../../state/store';
+import { type AlertState, alertState } from '../../features/alerts/state';
+import type { PendingCall } from '../../features/alerts/outbox';
+import type { MessageRef } from '../../features/alerts/store';
 import type { Outage } from '../../kernel/outage';
 import type { AlertRecord } from '../../kernel/alert';
 import {
@@ -75,7 +77,7 @@ export class Dispatcher {
 	private readonly digestInterval: number;
 
 	constructor(
-		private readonly store: StateStore,
+		private readonly state: AlertState,
 		private readonly notifier: Notifier,
 		private readonly options: DispatcherOptions,
 	) {
@@ -94,7 +96,7 @@ export class Dispatcher {
 	}
 
 	private async startWorkers(): Promise<void> {
-		for (const channel of await this.store.channelsWithPending()) {
+		for (const channel of await this.state.outbox.channelsWithPending()) {
 			if (!this.workers.has(channel) && !this.abort.signal.aborted)
 				this.workers.set(channel, this.work(channel));
 		}
@@ -104,11 +106,11 @@ export class Dispatcher {
 	async drain(timeoutMs: number): Promise<boolean> {
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
-			if ((await this.store.countPending()) === 0 && this.workers.size === 0) return true;
+			if ((await this.state.outbox.countPending()) === 0 && this.workers.size === 0) return true;
 			this.kick();
 			await sleep(20);
 		}
-		return (await this.store.countPending()) === 0;
+		return (await this.state.outbox.countPending()) === 0;
 	}
 
 	async stop(): Promise<void> {
@@ -124,7 +126,7 @@ export class Dispatcher {
 	private async work(channel: string): Promise<void> {
 		try {
 			for (;;) {
-				const calls = await this.store.pending(channel, DIGEST_MAX_LINES);
+				const calls = await this.state.outbox.pending(channel, DIGEST_MAX_LINES);
 				if (calls.length === 0 || this.abort.signal.aborted) break;
 				await this.pause((this.nextPostAt.get(channel) ?? 0) - Date.now());
 				// Checked right before the call: a leader that lost its lease while it waited must not post.
@@ -204,7 +206,7 @@ export class Dispatcher {
 			.slice(1)
 			.filter((c) => !c.intent && c.item.kind === 'refresh' && c.item.key === sent.key)
 			.map((c) => c.id);
-		if (covered.length > 0) await this.store.complete(covered);
+		if (covered.length > 0) await this.state.outbox.complete(covered);
 	}
 
 	private posted(channel: string): void {
@@ -214,7 +216,7 @@ export class Dispatcher {
 
 	/** The alert as it is now (the store's latest record, with on-call state and links). */
 	private async current(key: string, fallback?: AlertRecord): Promise<AlertRecord | undefined> {
-		const record = (await this.store.getEvent(key))?.alert ?? fallback;
+		const record = (await this.state.alerts.getEvent(key))?.alert ?? fallback;
 		return record && (this.options.present ? this.options.present(record) : record);
 	}
 
@@ -233,7 +235,7 @@ export class Dispatcher {
 		extra: readonly AlertRecord[] = [],
 	): Promise<Notice | undefined> {
 		const alerts = [
-			...(await this.currentAll(await this.store.keysInMessage(ref.channelId, ref.ts))),
+			...(await this.currentAll(await this.state.alerts.keysInMessage(ref.channelId, ref.ts))),
 			...extra,
 		];
 		return alerts.length === 0
@@ -242,7 +244,7 @@ export class Dispatcher {
 	}
 
 	private async digestNotice(ref: MessageRef): Promise<Notice | undefined> {
-		const digest = await this.store.getDigest(ref.channelId, ref.ts);
+		const digest = await this.state.alerts.getDigest(ref.channelId, ref.ts);
 		return (
 			digest && {
 				kind: 'digest',
@@ -283,14 +285,14 @@ export class Dispatcher {
 			}
 		}
 		const intent = { step, at: Date.now(), ids };
-		await this.store.setIntent(call.id, intent);
+		await this.state.outbox.setIntent(call.id, intent);
 		call.intent = intent;
 		const posted = await this.notifier
 			.post(channel, notice, threadTs, tag)
 			.catch(async (error: unknown) => {
 				// Slack refused it: nothing to look for next time.
 				if (error instanceof SlackRateLimitedError || error instanceof PermanentSlackError) {
-					await this.store.setIntent(call.id, undefined);
+					await this.state.outbox.setIntent(call.id, undefined);
 					call.intent = undefined;
 				}
 				return Promise.reject(error as Error);
@@ -321,8 +323,13 @@ export class Dispatcher {
 		since: number,
 	): Promise<Posted | undefined> {
 		const lookup =
-			this.notifier.find?.(channel, await this.store.getChannelId(channel), tag, threadTs, since) ??
-			Promise.resolve(undefined);
+			this.notifier.find?.(
+				channel,
+				await this.state.outbox.getChannelId(channel),
+				tag,
+				threadTs,
+				since,
+			) ?? Promise.resolve(undefined);
 		return lookup.catch((error: unknown) => {
 			if (!(error instanceof PermanentSlackError)) return Promise.reject(error as Error);
 			// Without history access (scope, not a member) the post is made again: at-least-once.
@@ -339,10 +346,10 @@ export class Dispatcher {
 		channel: string,
 		result: Posted | true,
 	): Promise<void> {
-		await this.store.markStep(call.id, step, result);
+		await this.state.outbox.markStep(call.id, step, result);
 		call.progress[step] = result;
 		call.intent = undefined;
-		if (result !== true) await this.store.putChannelId(channel, result.channelId);
+		if (result !== true) await this.state.outbox.putChannelId(channel, result.channelId);
 	}
 
 	/**
@@ -366,7 +373,7 @@ export class Dispatcher {
 			return;
 		}
 		const intent = { step, at: Date.now() };
-		await this.store.setIntent(call.id, intent);
+		await this.state.outbox.setIntent(call.id, intent);
 		call.intent = intent;
 		await this.notifier.update(ref.channelId, ref.ts, notice, tag);
 		this.stats.updates++;
@@ -389,7 +396,7 @@ export class Dispatcher {
 				const key = call.item.alert.key;
 				// Its alert is a line of this very digest: that line shows it resolved.
 				if (batched.has(key)) continue;
-				const ref = await this.store.getMessage(key, channel);
+				const ref = await this.state.alerts.getMessage(key, channel);
 				if (ref === undefined) {
 					alertKeys.push(key);
 					continue;
@@ -411,11 +418,12 @@ export class Dispatcher {
 			undefined,
 			batch.map((c) => c.id),
 		);
-		await this.store.transaction(async (store) => {
+		await this.state.scope.transaction(async (tx) => {
+			const store = alertState(tx);
 			for (const key of alertKeys)
-				await store.putMessage(key, { channel, channelId, ts, via: 'digest' });
-			await store.putDigest(channelId, ts, alertKeys, resolvedKeys);
-			await store.complete(batch.map((c) => c.id));
+				await store.alerts.putMessage(key, { channel, channelId, ts, via: 'digest' });
+			await store.alerts.putDigest(channelId, ts, alertKeys, resolvedKeys);
+			await store.outbox.complete(batch.map((c) => c.id));
 		});
 		this.stats.digests++;
 		this.noteCovered(channel, alertKeys.length);
@@ -429,7 +437,7 @@ export class Dispatcher {
 			promise.catch(() => undefined); // awaited below, or not needed: never an unhandled rejection
 			return promise;
 		};
-		const existing = settled(this.store.getMessage(alert.key, channel));
+		const existing = settled(this.state.alerts.getMessage(alert.key, channel));
 		const sibling = settled(Promise.resolve(this.options.inhibit?.(alert, channel)));
 		const now = settled(this.current(alert.key, alert));
 		if ((await existing) === undefined) {
@@ -447,14 +455,15 @@ export class Dispatcher {
 				});
 				ref = { channel, channelId: posted.channelId, ts: posted.ts, via: 'message' };
 			}
-			await this.store.transaction(async (store) => {
-				await store.putMessage(alert.key, ref);
-				await store.complete([call.id]);
+			await this.state.scope.transaction(async (tx) => {
+				const store = alertState(tx);
+				await store.alerts.putMessage(alert.key, ref);
+				await store.outbox.complete([call.id]);
 			});
 			this.noteCovered(channel, 1);
 			return;
 		}
-		await this.store.complete([call.id]);
+		await this.state.outbox.complete([call.id]);
 	}
 
 	private async sendOne(channel: string, call: PendingCall): Promise<void> {
@@ -463,7 +472,7 @@ export class Dispatcher {
 			case 'alert':
 				return this.sendAlert(channel, call, item.alert);
 			case 'resolve': {
-				const ref = await this.store.getMessage(item.alert.key, channel);
+				const ref = await this.state.alerts.getMessage(item.alert.key, channel);
 				if (ref === undefined) {
 					// Its open alert never reached Slack (given up on, or muted): post it, already resolved.
 					return this.sendAlert(channel, call, item.alert);
@@ -482,13 +491,13 @@ export class Dispatcher {
 				break;
 			}
 			case 'refresh':
-				for (const ref of (await this.store.messagesOf(item.key)).filter(
+				for (const ref of (await this.state.alerts.messagesOf(item.key)).filter(
 					(r) => r.channel === channel,
 				))
 					await this.updateOnce(call, `update:${ref.ts}`, ref, await this.refNotice(ref));
 				break;
 			case 'reminder': {
-				const ref = await this.store.getMessage(item.key, channel);
+				const ref = await this.state.alerts.getMessage(item.key, channel);
 				const alert = await this.current(item.key);
 				// Acknowledged, closed or muted since it was due: nothing to say.
 				if (ref && alert && ((await this.options.stillDue?.(alert)) ?? alert.status === 'Open')) {
@@ -513,22 +522,23 @@ export class Dispatcher {
 					summary: { ...item.summary, alerts },
 				});
 				// Its alerts are followed there from now on: a close updates it (as a digest) and replies.
-				await this.store.transaction(async (store) => {
+				await this.state.scope.transaction(async (tx) => {
+					const store = alertState(tx);
 					for (const key of keys)
-						await store.putMessage(key, {
+						await store.alerts.putMessage(key, {
 							channel,
 							channelId: posted.channelId,
 							ts: posted.ts,
 							via: 'digest',
 						});
-					await store.putDigest(posted.channelId, posted.ts, keys, []);
-					await store.complete([call.id]);
+					await store.alerts.putDigest(posted.channelId, posted.ts, keys, []);
+					await store.outbox.complete([call.id]);
 				});
 				return;
 			}
 			case 'cbm': {
 				const { ts } = await this.postOnce(call, 'post', channel, { kind: 'cbm', cbm: item.cbm });
-				await this.store.putCbmMessage(item.cbm.key, channel, ts);
+				await this.state.cbm.putMessage(item.cbm.key, channel, ts);
 				break;
 			}
 			case 'cbm_good':
@@ -537,7 +547,7 @@ export class Dispatcher {
 					'post',
 					channel,
 					{ kind: 'cbm_good', cbm: item.cbm },
-					await this.store.getCbmMessage(item.cbm.key, channel),
+					await this.state.cbm.getMessage(item.cbm.key, channel),
 				);
 				break;
 			case 'cbm_digest':
@@ -556,10 +566,11 @@ export class Dispatcher {
 					kind: 'catch_up',
 					summary: item.summary,
 				});
-				await this.store.transaction(async (store) => {
+				await this.state.scope.transaction(async (tx) => {
+					const store = alertState(tx);
 					for (const key of item.keys)
-						await store.putMessage(key, { channel, channelId, ts, via: 'digest' });
-					await store.complete([call.id]);
+						await store.alerts.putMessage(key, { channel, channelId, ts, via: 'digest' });
+					await store.outbox.complete([call.id]);
 				});
 				this.stats.digests++;
 				return;
@@ -568,7 +579,7 @@ export class Dispatcher {
 				await this.postOnce(call, 'post', channel, { kind: 'source_lag', text: item.text });
 				break;
 		}
-		await this.store.complete([call.id]);
+		await this.state.outbox.complete([call.id]);
 	}
 
 	/** One message per outage (assumption B30): posted once, then updated; returns are thread replies. */
@@ -578,14 +589,14 @@ export class Dispatcher {
 		outage: Outage,
 		returned: number[],
 	): Promise<void> {
-		let ref = await this.store.getMessage(outage.key, channel);
+		let ref = await this.state.alerts.getMessage(outage.key, channel);
 		if (ref === undefined) {
 			const { ts, channelId } = await this.postOnce(call, 'post', channel, {
 				kind: 'connectivity',
 				outage,
 			});
 			ref = { channel, channelId, ts, via: 'message' };
-			await this.store.putMessage(outage.key, ref);
+			await this.state.alerts.putMessage(outage.key, ref);
 		} else {
 			await this.updateOnce(call, 'update', ref, { kind: 'connectivity', outage });
 		}
@@ -617,7 +628,7 @@ export class Dispatcher {
 		}
 		const permanent = error instanceof PermanentSlackError;
 		const giveUp = permanent ? call.attempts + 1 >= 3 : call.attempts + 1 >= 10;
-		await this.store.recordFailure(call.id, errorText(error), giveUp);
+		await this.state.outbox.recordFailure(call.id, errorText(error), giveUp);
 		if (giveUp) this.stats.failed++;
 		if (giveUp) metrics.alertFailed();
 		const backoff = Math.min(60_000, 500 * 2 ** call.attempts);

@@ -5,7 +5,7 @@ import * as metrics from '../../ops/metrics';
 import type { RequestBudget } from '../../platform/budget';
 import type { AssetDirectory } from '../../platform/directory';
 import type { AssetListItem, DrivePlatform, PlatformEvent } from '../../platform/types';
-import type { StateStore } from '../../state/store';
+import type { AlertState } from '../../features/alerts/state';
 import type { AlertEngine } from '../../features/alerts/engine';
 import type { AlertRecord } from '../../kernel/alert';
 import { meetsSeverity } from '../../features/alerts/routing';
@@ -43,7 +43,7 @@ export interface PollDeps {
 	engine: AlertEngine;
 	platform: DrivePlatform;
 	directory: AssetDirectory;
-	store: StateStore;
+	state: AlertState;
 	config: BotConfig;
 	logger: BotLogger;
 	/** The shared request budget, when the platform client spends from one. */
@@ -65,7 +65,7 @@ const readable = (a: AssetListItem) => a.assetType !== 'PowerTrain';
  * posts what happened before the start as one catch-up message per channel (B47).
  */
 export async function startPollSource(deps: PollDeps): Promise<PollSource> {
-	const { engine, platform, directory, store, config, logger, budget } = deps;
+	const { engine, platform, directory, state, config, logger, budget } = deps;
 	const intervalMs = config.source.pollIntervalSeconds * 1000;
 	const aside = new SetAside(logger);
 	const readThrough = new Map<number, number>();
@@ -74,7 +74,7 @@ export async function startPollSource(deps: PollDeps): Promise<PollSource> {
 	const startedAt = Date.now();
 	// Event times are whole seconds: one in the start's own second may be after the start.
 	const startSecond = Math.floor(startedAt / 1000) * 1000;
-	const mark = await store.getWatermark(EVENTS_WATERMARK);
+	const mark = await state.watermarks.get(EVENTS_WATERMARK);
 	const catchUpBack = config.source.catchUpLookbackMinutes;
 	// Where an asset never read in this run starts: the last run's watermark, else the lookback.
 	const base = Math.max(
@@ -97,7 +97,7 @@ export async function startPollSource(deps: PollDeps): Promise<PollSource> {
 	/** Ids of assets with an open alert, and from when each must be read so its close is seen. */
 	async function openSince(): Promise<Map<number, number>> {
 		const since = new Map<number, number>();
-		for (const alert of await store.openAlerts()) {
+		for (const alert of await state.alerts.openAlerts()) {
 			const t = Date.parse(alert.eventTime);
 			since.set(alert.asset.id, Math.min(since.get(alert.asset.id) ?? t, t));
 		}
@@ -212,7 +212,7 @@ export async function startPollSource(deps: PollDeps): Promise<PollSource> {
 	): Promise<number[]> {
 		if (!config.cbm.enabled) return [];
 		const cbmMs = config.cbm.pollIntervalMinutes * 60_000;
-		const lastRun = Date.parse((await store.getWatermark(CBM_WATERMARK)) ?? '') || 0;
+		const lastRun = Date.parse((await state.watermarks.get(CBM_WATERMARK)) ?? '') || 0;
 		const due = drives.filter(
 			(a) => !aside.has('cbm', a.id, now) && now - (cbmReadAt.get(a.id) ?? lastRun) >= cbmMs,
 		);
@@ -334,7 +334,7 @@ export async function startPollSource(deps: PollDeps): Promise<PollSource> {
 				await readCbm(cbm);
 				const since = cbmRoundSince(drives, now);
 				if (since !== undefined)
-					await store.setWatermark(CBM_WATERMARK, new Date(since).toISOString());
+					await state.watermarks.set(CBM_WATERMARK, new Date(since).toISOString());
 			}
 			if (
 				firstCbmRound &&
@@ -349,7 +349,7 @@ export async function startPollSource(deps: PollDeps): Promise<PollSource> {
 				firstCbmRound = false;
 			}
 			if (!closed) {
-				await store.setWatermark(
+				await state.watermarks.set(
 					EVENTS_WATERMARK,
 					new Date(oldestRead(candidates, now)).toISOString(),
 				);
