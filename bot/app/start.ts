@@ -37,6 +37,7 @@ import type { DrivePlatform } from '../platform/types';
 import { OnCall } from '../features/oncall/oncall';
 import { withPowerTrain } from '../features/oncall/powertrain';
 import type { DatabaseSettings } from '../state/database-url';
+import { FencedDatabase } from '../cluster/fence';
 import { type Leadership, type LeadershipTimings, startLeadership } from '../cluster/leadership';
 import { describeStore, openDatabase } from '../state/open';
 import { schemaVersion } from '../state/schema';
@@ -153,8 +154,9 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 		() => leadership?.assertLeading(),
 		logger,
 	);
-	const db = await openDatabase(config, BOT_SCHEMA, options.database, (message) =>
-		logger.warn(message),
+	// While this replica leads on PostgreSQL, each of its transactions first checks its epoch still leads.
+	const db = new FencedDatabase(
+		await openDatabase(config, BOT_SCHEMA, options.database, (message) => logger.warn(message)),
 	);
 	const scope = SqlScope.of(db);
 	const state = alertState(scope);
@@ -471,7 +473,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 				void change(async () => {
 					const lead = leadership as Leadership;
 					// Every change this replica makes from now on commits only while its epoch leads.
-					db.setFence((tx) => lead.fence(tx));
+					db.fenceWith((tx) => lead.fence(tx));
 					// A leader that cannot reach the platform tries again while it leads, as the single process does.
 					while (lead.isLeader() && !duties && !stopped) {
 						try {
@@ -495,7 +497,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 					const stopping = duties;
 					duties = undefined;
 					await stopping?.stop();
-					db.setFence(undefined);
+					db.removeFence();
 				}),
 		});
 		// A replica that leads from the start returns with its sources running, as the single process does.

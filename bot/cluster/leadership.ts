@@ -68,7 +68,7 @@ export interface Leadership {
 	epoch(): number | undefined;
 	/** Throws FencedOut unless this replica leads now: call it right before every Slack call the leader makes. */
 	assertLeading(): number;
-	/** For SqlDatabase.setFence: refuses a transaction unless this replica's epoch is the lease row's (read FOR SHARE). */
+	/** For FencedDatabase.fenceWith: refuses a transaction unless this replica's epoch is the lease row's (read FOR SHARE). */
 	fence(tx: SqlExecutor): Promise<void>;
 	/** Steps down (releasing the lock for another replica) and stops competing. */
 	close(): Promise<void>;

@@ -122,7 +122,6 @@ export class PostgresDatabase implements SqlDatabase {
 	readonly dialect = 'postgres' as const;
 	private readonly pool: Pool;
 	private readonly executor: Executor;
-	private fence: ((tx: SqlExecutor) => Promise<void>) | undefined;
 	private closed = false;
 
 	private constructor(
@@ -184,17 +183,10 @@ export class PostgresDatabase implements SqlDatabase {
 		return this.executor.run(sql, ...params);
 	}
 
-	setFence(check: ((tx: SqlExecutor) => Promise<void>) | undefined): void {
-		this.fence = check;
-	}
-
 	async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
 		for (let attempt = 1; ; attempt++) {
 			try {
-				return await this.inTransaction('SERIALIZABLE', async (tx) => {
-					if (this.fence) await this.fence(tx);
-					return work(tx);
-				});
+				return await this.inTransaction('SERIALIZABLE', work);
 			} catch (error) {
 				if (
 					!(error instanceof DatabaseError && error.code && RETRYABLE.has(error.code)) ||
@@ -231,8 +223,8 @@ export class PostgresDatabase implements SqlDatabase {
 			broken = error;
 		};
 		client.on('error', lost);
-		// BEGIN goes with the transaction's first statement when that one has no parameters (the fence's read of the
-		// lease): one round trip instead of two, in a simple query of two statements. Otherwise it goes on its own first.
+		// BEGIN goes with the transaction's first statement when that one has no parameters (a leader's fence reads
+		// the lease first): one round trip instead of two, in a simple query of two statements. Otherwise it goes on its own first.
 		let begin: string | undefined = `BEGIN ISOLATION LEVEL ${isolation}`;
 		const opened: Queryable = {
 			query: (async (sql: string, params?: unknown[]) => {

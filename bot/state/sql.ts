@@ -34,10 +34,5 @@ export interface SqlDatabase extends SqlExecutor {
 	 * serialization failure), so it makes database calls only: no Slack call, no platform request.
 	 */
 	transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
-	/**
-	 * A check run at the start of every transaction, inside it (the leader's fencing token, issue 26): when
-	 * it throws, the transaction changes nothing and the error reaches the caller.
-	 */
-	setFence(check: ((tx: SqlExecutor) => Promise<void>) | undefined): void;
 	close(): Promise<void>;
 }

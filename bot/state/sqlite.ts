@@ -11,8 +11,6 @@ import {
 } from './schema';
 import type { SqlDatabase, SqlExecutor, SqlRunResult, SqlValue } from './sql';
 
-type Fence = (tx: SqlExecutor) => Promise<void>;
-
 /** Statements run at once on the connection: the transaction's executor, and the database's when none runs. */
 class Connection implements SqlExecutor {
 	// One prepared statement per SQL text, reused: a statement prepared per call holds native memory until a
@@ -55,7 +53,6 @@ export class SqliteDatabase implements SqlDatabase {
 	private queue: Promise<void> = Promise.resolve();
 	/** Settles when the running transaction ends; undefined when none runs. */
 	private running: Promise<void> | undefined;
-	private fence: Fence | undefined;
 
 	private constructor(file: string) {
 		const db = new DatabaseSync(file);
@@ -100,10 +97,6 @@ export class SqliteDatabase implements SqlDatabase {
 			: this.connection.run(sql, ...params);
 	}
 
-	setFence(check: Fence | undefined): void {
-		this.fence = check;
-	}
-
 	async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
 		this.refuseNesting();
 		const previous = this.queue;
@@ -129,12 +122,11 @@ export class SqliteDatabase implements SqlDatabase {
 		const db = this.connection.db;
 		db.exec('BEGIN IMMEDIATE');
 		try {
-			if (this.fence) await this.fence(this.connection);
 			const result = await work(this.connection);
 			db.exec('COMMIT');
 			return result;
 		} finally {
-			// Still open: the work, the fence or the commit failed.
+			// Still open: the work or the commit failed.
 			if (db.isTransaction) db.exec('ROLLBACK');
 		}
 	}

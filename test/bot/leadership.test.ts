@@ -10,6 +10,7 @@ import { type Leadership, startLeadership } from '../../bot/cluster/leadership';
 import { databaseSettings } from '../../bot/state/database-url';
 import { FencedOut } from '../../bot/cluster/fence';
 import { PostgresDatabase } from '../../bot/state/postgres';
+import { FencedDatabase } from '../../bot/cluster/fence';
 import { migratePostgres, usePrivatePostgres } from '../helpers/postgres';
 
 const quiet = {
@@ -56,14 +57,16 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 		clients.push(client);
 		return client;
 	};
-	const stores: PostgresDatabase[] = [];
+	const stores: FencedDatabase[] = [];
 	/** The bot's PostgreSQL store, its transactions fenced by `leadership` (what the runtime wires). */
-	const fencedStore = async (leadership: Leadership): Promise<PostgresDatabase> => {
-		const db = await PostgresDatabase.open(
-			databaseSettings({ DRIVE_BOT_DATABASE_URL: server().url() })!,
-			BOT_SCHEMA,
+	const fencedStore = async (leadership: Leadership): Promise<FencedDatabase> => {
+		const db = new FencedDatabase(
+			await PostgresDatabase.open(
+				databaseSettings({ DRIVE_BOT_DATABASE_URL: server().url() })!,
+				BOT_SCHEMA,
+			),
 		);
-		db.setFence((tx) => leadership.fence(tx));
+		db.fenceWith((tx) => leadership.fence(tx));
 		stores.push(db);
 		return db;
 	};

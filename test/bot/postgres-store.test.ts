@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { databaseSettings } from '../../bot/state/database-url';
 import { DatabaseError, numberPlaceholders, PostgresDatabase } from '../../bot/state/postgres';
 import type { SqlDatabase } from '../../bot/state/sql';
+import { FencedDatabase } from '../../bot/cluster/fence';
 import { SqliteDatabase } from '../../bot/state/sqlite';
 import { usePrivatePostgres } from '../helpers/postgres';
 
@@ -153,18 +154,15 @@ describe.each([
 	});
 
 	it('a fence that refuses stops the transaction before it changes anything', async () => {
-		db.setFence(async () => {
+		const fenced = new FencedDatabase(db);
+		fenced.fenceWith(async () => {
 			throw new Error('this replica no longer leads');
 		});
-		try {
-			await expect(
-				db.transaction((tx) =>
-					tx.run('INSERT INTO watermarks (name, value) VALUES (?, ?)', 'fenced', 'x'),
-				),
-			).rejects.toThrow('no longer leads');
-		} finally {
-			db.setFence(undefined);
-		}
+		await expect(
+			fenced.transaction((tx) =>
+				tx.run('INSERT INTO watermarks (name, value) VALUES (?, ?)', 'fenced', 'x'),
+			),
+		).rejects.toThrow('no longer leads');
 		expect(await db.get('SELECT value FROM watermarks WHERE name = ?', 'fenced')).toBeUndefined();
 	});
 

@@ -8,6 +8,7 @@ import { renderDdl } from '../../bot/state/schema';
 import { SqliteDatabase } from '../../bot/state/sqlite';
 import { alertState } from '../../bot/features/alerts/state';
 import { SqlScope } from '../../bot/state/scope';
+import { FencedDatabase } from '../../bot/cluster/fence';
 
 let dir: string;
 beforeEach(() => {
@@ -179,20 +180,22 @@ describe('transactions', () => {
 		).resolves.toBe(1);
 	});
 
-	it('check the fence first, inside the transaction: a failing check changes nothing', async () => {
+	it('a fenced database checks the fence first, inside the transaction: a failing check changes nothing', async () => {
 		let epoch = 1;
-		db.setFence(async (tx) => {
+		const fenced = new FencedDatabase(db);
+		fenced.fenceWith(async (tx) => {
 			await tx.run(
 				"INSERT INTO watermarks (name, value) VALUES ('fence', 'checked') ON CONFLICT (name) DO UPDATE SET value = excluded.value",
 			);
 			if (epoch !== 1) throw new Error('fenced');
 		});
-		await db.transaction((tx) => tx.run("INSERT INTO watermarks (name, value) VALUES ('a', '1')"));
+		await fenced.transaction((tx) =>
+			tx.run("INSERT INTO watermarks (name, value) VALUES ('a', '1')"),
+		);
 		epoch = 2;
 		let ran = false;
-		await expect(db.transaction(async () => void (ran = true))).rejects.toThrow('fenced');
+		await expect(fenced.transaction(async () => void (ran = true))).rejects.toThrow('fenced');
 		expect(ran).toBe(false);
-		db.setFence(undefined);
 		expect(await db.all('SELECT name FROM watermarks ORDER BY name')).toEqual([
 			{ name: 'a' },
 			{ name: 'fence' },
