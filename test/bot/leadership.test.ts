@@ -8,9 +8,8 @@ import { registry } from '../../bot/ops/metrics';
 import { databaseCheck, leadershipCheck, Readiness } from '../../bot/ops/readiness';
 import { type Leadership, startLeadership } from '../../bot/cluster/leadership';
 import { databaseSettings } from '../../bot/state/database-url';
-import { FencedOut } from '../../bot/cluster/fence';
+import { FencedDatabase, FencedOut } from '../../bot/cluster/fence';
 import { PostgresDatabase } from '../../bot/state/postgres';
-import { FencedDatabase } from '../../bot/cluster/fence';
 import { migratePostgres, usePrivatePostgres } from '../helpers/postgres';
 
 const quiet = {
