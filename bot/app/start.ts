@@ -3,7 +3,12 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import '../../shared/runtime/node';
 import type { PushReceiver } from '../../shared/push';
-import { enqueueCbmDigestIfDue } from '../leader/jobs/cbm-digest';
+import { startCbmDigest } from '../leader/jobs/cbm-digest';
+import { startConnectivitySweeps } from '../leader/jobs/connectivity-sweeps';
+import type { Job } from '../leader/jobs/job';
+import { startOnCallChecks } from '../leader/jobs/oncall-checks';
+import { startOutboxPickUp } from '../leader/jobs/outbox-pick-up';
+import { startReportChecks } from '../leader/jobs/report-checks';
 import { Dispatcher } from '../leader/outbox/dispatcher';
 import { AlertEngine } from '../features/alerts/engine';
 import type { Notifier } from '../kernel/notice';
@@ -263,7 +268,6 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 	};
 	// A start that fails leaves nothing running: no timer may touch the closed store.
 	const closeShared = async () => {
-		reports?.close();
 		connectivity?.close();
 		await dispatcher.stop();
 		await db.close();
@@ -411,32 +415,16 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 			reports && config.reports.length > 0
 				? new ReportScheduler({ config, reports, store: new ReportStore(scope), logger, now })
 				: undefined;
-		// Reports left Creating by the previous run (or leader) are looked up now, then periodically; connectivity
-		// sweeps for assets gone offline between observations. Both only on the leader: a standby answers Slack only.
-		reports?.startChecks();
-		connectivity?.startSweeps();
-		const digestTimer = setInterval(() => {
-			enqueueCbmDigestIfDue(state, config).then(
-				(enqueued) => enqueued && dispatcher.kick(),
-				(error: unknown) =>
-					logger.error(
-						`cbm: daily digest not queued (${errorText(error)}); tried again in a minute`,
-					),
-			);
-		}, 60_000);
-		digestTimer.unref();
-		let oncallCheck: Promise<void> | undefined;
-		const oncallTimer = setInterval(() => {
-			// One check at a time: a slow database must not stack them up.
-			oncallCheck ??= oncall
-				.tick()
-				.catch((error: unknown) => logger.error(`oncall: check failed (${errorText(error)})`))
-				.finally(() => (oncallCheck = undefined));
-		}, config.oncall.checkIntervalSeconds * 1000);
-		oncallTimer.unref();
-		// Replicas that answer Slack queue calls in the shared outbox: the leader looks for them every second.
-		const pickUpTimer = options.database ? setInterval(kick, 1_000) : undefined;
-		pickUpTimer?.unref();
+		const jobs: Job[] = [
+			...(reportSchedule ? [reportSchedule] : []),
+			...(reports
+				? [startReportChecks(reports, { pollOnly: config.source.kind === 'poll', logger })]
+				: []),
+			...(connectivity ? [startConnectivitySweeps(connectivity, logger)] : []),
+			startCbmDigest(state, config, kick, logger),
+			startOnCallChecks({ oncall, state, config, logger, kick }),
+			...(options.database ? [startOutboxPickUp(kick)] : []),
+		];
 		// Calls left in the outbox by the previous run (or leader) go out first.
 		dispatcher.kick();
 		return {
@@ -448,11 +436,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 			async stop() {
 				// Nothing new starts; the platform connections close first, at once, so the pushed messages this
 				// replica held go back to the broker for the next leader; then what was running is waited for.
-				clearInterval(pickUpTimer);
-				clearInterval(digestTimer);
-				clearInterval(oncallTimer);
-				connectivity?.stopSweeps();
-				const stopping = Promise.all([reportSchedule?.close(), oncallCheck, reports?.stopChecks()]);
+				const stopping = Promise.all(jobs.map((job) => job.stop()));
 				await stopSources();
 				await stopping;
 			},

@@ -51,37 +51,13 @@ export interface AssetLink {
  */
 export class ConnectivityTracker {
 	private flushTimer: NodeJS.Timeout | undefined;
-	private sweepTimer: NodeJS.Timeout | undefined;
 
 	constructor(private readonly deps: ConnectivityDeps) {
 		this.store = new ConnectivityStore(deps.scope);
 	}
 
-	/**
-	 * The leader's duty (issue 26): announces every 30 s the assets that reached minOfflineMinutes
-	 * (or whose silence ended) between observations, and sends now the changes a previous run (or
-	 * leader) committed that never reached the outbox. A standby leaves this to the leader.
-	 */
-	startSweeps(): void {
-		if (this.sweepTimer) return;
-		this.sweepTimer = setInterval(
-			() =>
-				void this.sweep().catch((e: unknown) =>
-					this.deps.logger.warn(`connectivity: sweep failed (${errorText(e)})`),
-				),
-			30_000,
-		);
-		this.sweepTimer.unref();
-		this.flushInBackground();
-	}
-
-	stopSweeps(): void {
-		clearInterval(this.sweepTimer);
-		this.sweepTimer = undefined;
-	}
-
+	/** Ends the wait before gathered changes go to the outbox (they go with the next change or sweep). */
 	close(): void {
-		this.stopSweeps();
 		if (this.flushTimer) clearTimeout(this.flushTimer);
 		this.flushTimer = undefined;
 	}
@@ -137,7 +113,7 @@ export class ConnectivityTracker {
 		if (changed) this.scheduleFlush();
 	}
 
-	/** Offline assets not announced yet whose time has come. */
+	/** Announces the offline assets not announced yet whose time has come (minOfflineMinutes, or a silence ended). */
 	async sweep(): Promise<void> {
 		let changed = false;
 		for (const assetId of await this.store.unannounced())
@@ -217,7 +193,8 @@ export class ConnectivityTracker {
 		}, FLUSH_DELAY_MS);
 	}
 
-	private flushInBackground(): void {
+	/** flush, its failure logged: the changes go with the next one. */
+	flushInBackground(): void {
 		this.flush().catch((e: unknown) =>
 			this.deps.logger.warn(
 				`connectivity: changes not sent yet (${errorText(e)}); they go with the next one`,

@@ -1,6 +1,5 @@
 import type { AlertRecord, AssetRef, LinkButton, SilenceSummary } from '../../kernel/alert';
-import { routeAlert } from '../alerts/routing';
-import type { BotConfig, Route } from '../../config/schema';
+import type { BotConfig } from '../../config/schema';
 import type { AssetDirectory } from '../../platform/directory';
 import type { SqlScope } from '../../state/scope';
 import { type AlertState, alertState } from '../alerts/state';
@@ -35,23 +34,6 @@ function silenceMatches(s: Silence, asset: AssetRef): boolean {
 	if (s.kind === 'group')
 		return s.value === asset.group.toLowerCase() || s.value === String(asset.groupId ?? '');
 	return s.value === asset.plant.toLowerCase();
-}
-
-/** The route that sent an alert to a channel (for its mentions and reminder delays). */
-export function routeFor(
-	config: BotConfig['alerts'],
-	alert: AlertRecord,
-	channel: string,
-): Route | undefined {
-	return config.routes.find(
-		(r) =>
-			r.channel === channel &&
-			routeAlert(
-				{ ...config, routes: [{ ...r, continue: false }] },
-				alert.asset,
-				alert.severity,
-			)[0] === channel,
-	);
 }
 
 /** What a person means by pressing the alert's button: take what nobody holds, or take it from its holder. */
@@ -462,41 +444,9 @@ export class OnCall {
 		if (changed) this.onEnqueued();
 	}
 
-	/** Ends expired silences and enqueues due reminders and escalations. */
-	async tick(now = Date.now()): Promise<void> {
+	/** Ends the silences whose time is up: each one's summary is posted, once across replicas. */
+	async endExpired(now = Date.now()): Promise<void> {
 		for (const s of await this.store.activeSilences())
 			if (s.until <= now) await this.end(s, undefined, now);
-		let enqueued = false;
-		for (const alert of await this.state.alerts.openAlerts()) {
-			if (alert.severity !== 'Fault') continue;
-			const view = await this.present(alert);
-			if (!(await this.stillDue(view))) continue;
-			const age = now - Date.parse(alert.eventTime);
-			for (const ref of await this.state.alerts.messagesOf(alert.key)) {
-				const route = routeFor(this.config.alerts, alert, ref.channel);
-				if (!route) continue;
-				const levels: Array<['remind' | 'escalate', string | undefined, string[] | undefined]> = [
-					['remind', route.remindAfter, route.mention],
-					['escalate', route.escalateAfter, route.escalateMention ?? route.mention],
-				];
-				for (const [level, after, mentions] of levels) {
-					const delay = after === undefined ? undefined : parseDuration(after);
-					if (delay === undefined || age < delay) continue;
-					const claimed = await this.state.scope.transaction(async (tx) => {
-						if (!(await this.storeIn(tx).claimReminder(alert.key, ref.channel, level)))
-							return false;
-						await alertState(tx).outbox.enqueue(ref.channel, {
-							kind: 'reminder',
-							key: alert.key,
-							level,
-							mentions: mentions ?? [],
-						});
-						return true;
-					});
-					enqueued ||= claimed;
-				}
-			}
-		}
-		if (enqueued) this.onEnqueued();
 	}
 }

@@ -85,55 +85,10 @@ const DAY = 86_400_000;
  */
 export class ReportService {
 	private readonly inFlight = new Set<number>();
-	/** The periodic check of reports still Creating: only while this replica leads (issue 26). */
-	private timer?: NodeJS.Timeout;
-	private checking?: Promise<void>;
-	private halted = false;
-
 	private readonly store: ReportStore;
 
 	constructor(private readonly deps: ReportServiceDeps) {
 		this.store = new ReportStore(deps.scope);
-	}
-
-	/**
-	 * The leader's duty (issue 26): checks the reports still Creating now (those left by the previous
-	 * run or leader), then every 15 s when polling, every minute beside the push channel. A standby
-	 * never calls the platform for them; it only answers Slack.
-	 */
-	startChecks(): void {
-		if (this.timer) return;
-		this.halted = false;
-		const check = () => {
-			// One check at a time: a slow platform must not stack them up.
-			this.checking ??= this.checkPendingLogged().finally(() => (this.checking = undefined));
-		};
-		check();
-		this.timer = setInterval(check, this.deps.pollOnly ? 15_000 : 60_000);
-		this.timer.unref();
-	}
-
-	/** Step-down or stop: no check starts any more, a running one ends after the report it is at. */
-	async stopChecks(): Promise<void> {
-		clearInterval(this.timer);
-		this.timer = undefined;
-		this.halted = true;
-		await this.checking;
-	}
-
-	close(): void {
-		clearInterval(this.timer);
-		this.timer = undefined;
-		this.halted = true;
-	}
-
-	/** checkPending from a timer or at start: a database or platform that fails now is tried again at the next check. */
-	async checkPendingLogged(): Promise<void> {
-		await this.checkPending().catch((error: unknown) =>
-			this.deps.logger.warn(
-				`reports: pending reports not checked (${errorText(error)}); tried again at the next check`,
-			),
-		);
 	}
 
 	private async save(job: ReportJob, status: 'creating' | 'done' | 'failed'): Promise<void> {
@@ -498,11 +453,14 @@ export class ReportService {
 		return 'The platform gives no reason; most often no data was collected for the assets in the period. Try another period, or ask again later.';
 	}
 
-	/** E22 for reports still Creating: always when polling, in push mode for those the push has not settled. */
-	async checkPending(): Promise<void> {
+	/**
+	 * E22 for reports still Creating: always when polling, in push mode for those the push has not settled.
+	 * `stopped`: asked before each report, so a check being stopped ends after the report it is at.
+	 */
+	async checkPending(stopped: () => boolean = () => false): Promise<void> {
 		const now = this.deps.now();
 		for (const job of await this.pending()) {
-			if (this.halted) return;
+			if (stopped()) return;
 			if (job.ready) {
 				await this.deliver(job);
 				continue;

@@ -1,4 +1,6 @@
 import type { BotConfig } from '../../config/schema';
+import { type BotLogger, errorText } from '../../log';
+import { type Job, repeat } from './job';
 import { type AlertState, alertState } from '../../features/alerts/state';
 import { type CbmAlert, cbmSeverity } from '../../kernel/alert';
 import { allChannels, routeAlert } from '../../features/alerts/routing';
@@ -52,4 +54,21 @@ export async function enqueueCbmDigestIfDue(
 		await tx.watermarks.set(WATERMARK, day);
 		return true;
 	});
+}
+
+/** Looks every minute whether the daily CBM digest is due (`cbm.dailyDigestAt`, in the bot's time zone). */
+export function startCbmDigest(
+	state: AlertState,
+	config: BotConfig,
+	kick: () => void,
+	logger: BotLogger,
+): Job {
+	return repeat(
+		60_000,
+		async () => {
+			if (await enqueueCbmDigestIfDue(state, config)) kick();
+		},
+		(error) =>
+			logger.error(`cbm: daily digest not queued (${errorText(error)}); tried again in a minute`),
+	);
 }

@@ -6,6 +6,7 @@ import { type BotLogger, errorText } from '../../log';
 import { lastDays } from '../../features/reports/request';
 import type { ReportService } from '../../features/reports/service';
 import type { ReportStore } from '../../features/reports/store';
+import type { Job } from './job';
 
 type Schedule = BotConfig['reports'][number];
 
@@ -28,7 +29,7 @@ export function cronOf(schedule: Schedule, defaultZone: string): Cron {
  * so a restart never skips it either. A claim whose report was never recorded (a crash during
  * the request) is settled first by looking for the report on the platform (E22) before asking again.
  */
-export class ReportScheduler {
+export class ReportScheduler implements Job {
 	private readonly entries: Array<{ key: string; schedule: Schedule; cron: Cron }>;
 	private readonly timer: NodeJS.Timeout;
 	private running: Promise<void> | undefined;
@@ -66,7 +67,7 @@ export class ReportScheduler {
 		void this.tick();
 	}
 
-	close(): Promise<void> {
+	stop(): Promise<void> {
 		clearInterval(this.timer);
 		return this.running ?? Promise.resolve();
 	}
