@@ -249,7 +249,7 @@ async function alertsAndStorm(): Promise<Figure[]> {
 	const store = alertState(SqlScope.of(await openDatabase({ stateFile: ':memory:' }, BOT_SCHEMA)));
 	const naive = new Dispatcher(
 		store,
-		new SlackNotifier(createNotifierClient(token, slack.apiUrl), '+08:00'),
+		{ notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), '+08:00') },
 		{ postsPerSecond: 1, stormPerMinute: 1e9, digestBacklog: 1e9, logger },
 	);
 	const sample = slack.posts().find((m) => !m.threadTs && m.text.startsWith('Fault'));

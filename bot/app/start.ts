@@ -154,10 +154,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 	// Every Slack call of the outbox first checks this replica still leads (issue 26: fencing of Slack calls): a leader
 	// frozen after its check in the outbox loop, between recording its intent and posting, must not post once woken.
 	const delivery = fencedDelivery(
-		options.notifier,
-		options.publisher,
+		{ notifier: options.notifier, publisher: options.publisher },
 		() => leadership?.assertLeading(),
-		logger,
 	);
 	// While this replica leads on PostgreSQL, each of its transactions first checks its epoch still leads.
 	const db = new FencedDatabase(

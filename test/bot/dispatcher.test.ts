@@ -42,7 +42,7 @@ test('a 429 makes only its channel wait for Retry-After; the other channel goes 
 	// Faster than Slack allows, so the server answers 429 and the dispatcher must wait it out.
 	const dispatcher = new Dispatcher(
 		store,
-		new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC'),
+		{ notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC') },
 		{ postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger },
 	);
 	await store.scope.transaction(async (scope) => {
@@ -72,7 +72,7 @@ test('a post and an update whose answers were lost (the connection reset after S
 	const { logger, lines } = capturingLogger();
 	const dispatcher = new Dispatcher(
 		store,
-		new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC'),
+		{ notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC') },
 		{ postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger },
 	);
 	const open = alert(500);
@@ -110,7 +110,7 @@ test('refreshes of one alert queued before the dispatcher got to them make one u
 	const { logger } = capturingLogger();
 	const dispatcher = new Dispatcher(
 		store,
-		new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC'),
+		{ notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC') },
 		{ postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger },
 	);
 	const open = alert(700);

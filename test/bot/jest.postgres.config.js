@@ -20,7 +20,7 @@ module.exports = {
 		'database-url',
 		'postgres-outage',
 		'leader-env',
-		'fenced-sink',
+		'fenced-delivery',
 	],
 	globalSetup: '<rootDir>/test/bot/postgres-global.ts',
 	globalTeardown: '<rootDir>/test/bot/postgres-global-teardown.ts',

@@ -1,40 +1,33 @@
-import type { BotLogger } from '../../log';
-import type { Publisher } from '../../kernel/publisher';
-import { withKpiCharts } from './kpi-chart';
 import type { Notifier } from '../../kernel/notice';
-
-// Fencing of the outbox's Slack calls (issue 26): only the replica that leads posts, and it checks its lease right
-// before every call, so a leader frozen after its check (between recording its intent and posting) makes no call once
-// woken after another replica took over.
+import type { Publisher } from '../../kernel/publisher';
+import type { OutboxDelivery } from './dispatcher';
 
 /**
- * What the outbox delivers through: every Slack call first passes `check` (it throws FencedOut when this replica no
- * longer leads), the upload of a CBM warning's KPI chart included, which is made after its post within the same
- * outbox call.
+ * The outbox's delivery, fenced: only the replica that leads calls Slack, and it checks its lease right before every
+ * call, so a leader frozen after its check (between recording its intent and posting) makes no call once woken after
+ * another replica took over. `check` throws FencedOut when this replica no longer leads; the upload of a CBM warning's
+ * KPI chart, made after its post, is checked too.
  */
-export function fencedDelivery(
-	notifier: Notifier,
-	files: Publisher | undefined,
-	check: () => void,
-	logger: BotLogger,
-): Notifier {
-	const fenced = fencedNotifier(notifier, check);
-	return files ? withKpiCharts(fenced, fencedUploads(files, check), logger) : fenced;
+export function fencedDelivery(delivery: OutboxDelivery, check: () => void): OutboxDelivery {
+	return {
+		notifier: fencedNotifier(delivery.notifier, check),
+		publisher: delivery.publisher && fencedUploads(delivery.publisher, check),
+	};
 }
 
 /** Files uploaded for the outbox (KPI charts of CBM warnings), each upload made only once `check` passes. */
-function fencedUploads(files: Publisher, check: () => void): Publisher {
+function fencedUploads(publisher: Publisher, check: () => void): Publisher {
 	return {
-		post: (channel, message, threadTs) => files.post(channel, message, threadTs),
-		update: (channelId, ts, message) => files.update(channelId, ts, message),
+		post: (channel, message, threadTs) => publisher.post(channel, message, threadTs),
+		update: (channelId, ts, message) => publisher.update(channelId, ts, message),
 		upload: async (channelId, file, comment, threadTs) => {
 			check();
-			return files.upload(channelId, file, comment, threadTs);
+			return publisher.upload(channelId, file, comment, threadTs);
 		},
 	};
 }
 
-/** The notifier, each of its calls made only once `check` passes (it throws FencedOut when this replica no longer leads). */
+/** The notifier, each of its calls made only once `check` passes. */
 function fencedNotifier(notifier: Notifier, check: () => void): Notifier {
 	return {
 		post: async (channel, notice, threadTs, tag) => {
