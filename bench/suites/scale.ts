@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../bot/log';
-import { BOT_NODE_FLAGS } from '../../bot/node-flags';
+import { BOT_NODE_FLAGS } from '../../bot/cli/node-flags';
 import { createPlatformClient } from '../../bot/platform/client';
 import { ensurePushUser } from '../../bot/platform/push-user';
 import type { SimulatorInfo } from '../../simulator';

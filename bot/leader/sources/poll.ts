@@ -65,74 +65,143 @@ const readable = (a: AssetListItem) => a.assetType !== 'PowerTrain';
  * posts what happened before the start as one catch-up message per channel (B47).
  */
 export async function startPollSource(deps: PollDeps): Promise<PollSource> {
-	const { engine, platform, directory, state, config, logger, budget } = deps;
-	const intervalMs = config.source.pollIntervalSeconds * 1000;
-	const aside = new SetAside(logger);
-	const readThrough = new Map<number, number>();
-	const busyUntil = new Map<number, number>();
-	const cbmReadAt = new Map<number, number>();
 	const startedAt = Date.now();
-	// Event times are whole seconds: one in the start's own second may be after the start.
-	const startSecond = Math.floor(startedAt / 1000) * 1000;
-	const mark = await state.watermarks.get(EVENTS_WATERMARK);
-	const catchUpBack = config.source.catchUpLookbackMinutes;
+	const mark = await deps.state.watermarks.get(EVENTS_WATERMARK);
+	const catchUpBack = deps.config.source.catchUpLookbackMinutes;
 	// Where an asset never read in this run starts: the last run's watermark, else the lookback.
 	const base = Math.max(
 		startedAt - MAX_BACK_MS,
-		mark ? Date.parse(mark) : startedAt - config.source.initialLookbackMinutes * 60_000,
+		mark ? Date.parse(mark) : startedAt - deps.config.source.initialLookbackMinutes * 60_000,
 		catchUpBack === undefined ? -Infinity : startedAt - catchUpBack * 60_000,
 	);
-	let firstPassDone = false;
-	/** Whether this run's first round over the drives' CBM is under way (B47). */
-	let firstCbmRound = config.cbm.enabled;
-	let plan: PassPlan | undefined;
-	let lagWarned = false;
-	/** Requests per second the last large pass achieved (0: not measured yet). */
-	let achieved = 0;
-	let running: Promise<void> | undefined;
-	let closed = false;
+	const source = new Polling(deps, startedAt, base);
+	void source.loop();
+	return source;
+}
 
-	const readThroughOf = (id: number) => readThrough.get(id) ?? base;
+/** One asset's alert of before the start, collected for the catch-up. */
+type Collected = Map<string, { alert: AlertRecord; channels: string[] }>;
+
+class Polling implements PollSource {
+	private readonly intervalMs: number;
+	private readonly aside: SetAside;
+	private readonly readThrough = new Map<number, number>();
+	private readonly busyUntil = new Map<number, number>();
+	private readonly cbmReadAt = new Map<number, number>();
+	/** Event times are whole seconds: one in the start's own second may be after the start. */
+	private readonly startSecond: number;
+	private firstPassDone = false;
+	/** Whether this run's first round over the drives' CBM is under way (B47). */
+	private firstCbmRound: boolean;
+	private plan: PassPlan | undefined;
+	private lagWarned = false;
+	/** Requests per second the last large pass achieved (0: not measured yet). */
+	private achieved = 0;
+	private running: Promise<void> | undefined;
+	private closed = false;
+	private timer: NodeJS.Timeout | undefined;
+
+	constructor(
+		private readonly deps: PollDeps,
+		startedAt: number,
+		/** Where an asset never read in this run starts. */
+		private readonly base: number,
+	) {
+		this.intervalMs = deps.config.source.pollIntervalSeconds * 1000;
+		this.aside = new SetAside(deps.logger);
+		this.startSecond = Math.floor(startedAt / 1000) * 1000;
+		this.firstCbmRound = deps.config.cbm.enabled;
+	}
+
+	pollOnce(withCbm = false): Promise<void> {
+		return this.queue(true, withCbm);
+	}
+
+	planned(): Promise<void> {
+		return this.queue(false, false);
+	}
+
+	lagSeconds(): number {
+		return this.status().lagSeconds;
+	}
+
+	async close(): Promise<void> {
+		this.closed = true;
+		clearTimeout(this.timer);
+		await this.running;
+	}
+
+	/**
+	 * The next pass starts an interval after the last one started, or at once when it took longer (never two at a
+	 * time): the plan's period is then the pass's length, as it says.
+	 */
+	async loop(): Promise<void> {
+		const began = Date.now();
+		await this.queue(false, false);
+		if (!this.closed)
+			this.timer = setTimeout(
+				() => void this.loop(),
+				Math.max(0, this.intervalMs - (Date.now() - began)),
+			);
+	}
+
+	/** A pass that starts after the call (one already running is waited for first). */
+	private async queue(full: boolean, withCbm: boolean): Promise<void> {
+		while (this.running) await this.running;
+		this.running = this.pass(full, withCbm).finally(() => (this.running = undefined));
+		return this.running;
+	}
+
+	private readThroughOf(id: number): number {
+		return this.readThrough.get(id) ?? this.base;
+	}
 
 	/** Ids of assets with an open alert, and from when each must be read so its close is seen. */
-	async function openSince(): Promise<Map<number, number>> {
+	private async openSince(): Promise<Map<number, number>> {
 		const since = new Map<number, number>();
-		for (const alert of await state.alerts.openAlerts()) {
+		for (const alert of await this.deps.state.alerts.openAlerts()) {
 			const t = Date.parse(alert.eventTime);
 			since.set(alert.asset.id, Math.min(since.get(alert.asset.id) ?? t, t));
 		}
 		return since;
 	}
 
-	function noteBusy(assetId: number, event: PlatformEvent, now: number): void {
+	private noteBusy(assetId: number, event: PlatformEvent, now: number): void {
 		const t = Date.parse(event.eventDateTime ?? '');
-		if (meetsSeverity(event.eventType, config.alerts.minSeverity) && t > now - BUSY_FOR_MS) {
-			busyUntil.set(assetId, Math.max(busyUntil.get(assetId) ?? 0, t + BUSY_FOR_MS));
+		if (
+			meetsSeverity(event.eventType, this.deps.config.alerts.minSeverity) &&
+			t > now - BUSY_FOR_MS
+		) {
+			this.busyUntil.set(assetId, Math.max(this.busyUntil.get(assetId) ?? 0, t + BUSY_FOR_MS));
 		}
 	}
 
 	/** Runs `work` over the ids with a bounded number of waiting workers (the budget paces them). */
-	async function each(ids: readonly number[], work: (id: number) => Promise<void>): Promise<void> {
+	private async each(ids: readonly number[], work: (id: number) => Promise<void>): Promise<void> {
 		let next = 0;
-		const workers = Math.min(ids.length, budget ? WORKERS : config.source.concurrency);
+		const workers = Math.min(
+			ids.length,
+			this.deps.budget ? WORKERS : this.deps.config.source.concurrency,
+		);
 		await Promise.all(
 			Array.from({ length: workers }, async () => {
-				while (next < ids.length && !closed) await work(ids[next++]);
+				while (next < ids.length && !this.closed) await work(ids[next++]);
 			}),
 		);
 	}
 
-	async function readEvents(
+	private async readEvents(
 		ids: readonly number[],
 		open: Map<number, number>,
-		collect?: Map<string, { alert: AlertRecord; channels: string[] }>,
+		collect?: Collected,
 	): Promise<number> {
+		const { platform, engine, logger } = this.deps;
 		const now = Date.now();
 		let failures = 0;
-		await each(ids, async (id) => {
+		await this.each(ids, async (id) => {
 			const start = Math.max(
 				now - MAX_BACK_MS,
-				Math.min(readThroughOf(id) - OVERLAP_MS, open.get(id) ?? Infinity),
+				Math.min(this.readThroughOf(id) - OVERLAP_MS, open.get(id) ?? Infinity),
 			);
 			try {
 				const events = await platform.ranges.events({
@@ -140,12 +209,12 @@ export async function startPollSource(deps: PollDeps): Promise<PollSource> {
 					startTime: new Date(start),
 					endTime: new Date(now),
 				});
-				aside.answered('events', id);
+				this.aside.answered('events', id);
 				events.sort((a, b) => String(a.eventDateTime).localeCompare(String(b.eventDateTime)));
 				for (const event of events) {
-					noteBusy(id, event, now);
+					this.noteBusy(id, event, now);
 					// Before the start, and new: part of the catch-up, not a message of its own.
-					if (collect && Date.parse(event.eventDateTime ?? '') < startSecond) {
+					if (collect && Date.parse(event.eventDateTime ?? '') < this.startSecond) {
 						const fresh = await engine.newAlert(id, event);
 						if (fresh) {
 							collect.set(fresh.alert.key, fresh);
@@ -154,9 +223,9 @@ export async function startPollSource(deps: PollDeps): Promise<PollSource> {
 					}
 					await engine.observeEvent(id, event);
 				}
-				readThrough.set(id, now);
+				this.readThrough.set(id, now);
 			} catch (error) {
-				if (aside.consider('events', id, now, error)) return;
+				if (this.aside.consider('events', id, now, error)) return;
 				failures++;
 				logger.warn(
 					`poll: events of asset ${id} not read (${errorText(error)}); read again next pass`,
@@ -166,21 +235,22 @@ export async function startPollSource(deps: PollDeps): Promise<PollSource> {
 		return failures;
 	}
 
-	async function readCbm(ids: readonly number[]): Promise<void> {
+	private async readCbm(ids: readonly number[]): Promise<void> {
+		const { platform, engine, logger } = this.deps;
 		const now = Date.now();
-		await each(ids, async (id) => {
+		await this.each(ids, async (id) => {
 			try {
 				let units = await platform.assetData.getCbm({ assetId: id });
-				aside.answered('cbm', id);
-				cbmReadAt.set(id, now);
-				if (firstCbmRound) {
+				this.aside.answered('cbm', id);
+				this.cbmReadAt.set(id, now);
+				if (this.firstCbmRound) {
 					// Until every drive was read once, units first seen Yellow or Red wait for one digest.
 					const staged = await engine.recordCbmFirstSightings(id, units);
 					units = units.filter((u) => !staged.includes(u.deviceUnitType));
 				}
 				if (units.length > 0) await engine.observeCbm(id, units);
 			} catch (error) {
-				if (aside.consider('cbm', id, now, error)) cbmReadAt.set(id, now);
+				if (this.aside.consider('cbm', id, now, error)) this.cbmReadAt.set(id, now);
 				else logger.warn(`poll: CBM of asset ${id} not read (${errorText(error)})`);
 			}
 		});
@@ -193,11 +263,11 @@ export async function startPollSource(deps: PollDeps): Promise<PollSource> {
 	 * made every drive not yet read wait a whole interval after the latest pass, so the first
 	 * round stopped after its first slice (B47).
 	 */
-	function cbmRoundSince(drives: readonly AssetListItem[], now: number): number | undefined {
+	private cbmRoundSince(drives: readonly AssetListItem[], now: number): number | undefined {
 		let oldest = now;
 		for (const a of drives) {
-			if (aside.has('cbm', a.id, now)) continue;
-			const at = cbmReadAt.get(a.id);
+			if (this.aside.has('cbm', a.id, now)) continue;
+			const at = this.cbmReadAt.get(a.id);
 			if (at === undefined) return undefined;
 			oldest = Math.min(oldest, at);
 		}
@@ -205,198 +275,199 @@ export async function startPollSource(deps: PollDeps): Promise<PollSource> {
 	}
 
 	/** Drives whose CBM is due; spread over the CBM interval rather than read in one burst. */
-	async function cbmDue(
+	private async cbmDue(
 		drives: readonly AssetListItem[],
 		now: number,
 		all: boolean,
 	): Promise<number[]> {
+		const { config, state } = this.deps;
 		if (!config.cbm.enabled) return [];
 		const cbmMs = config.cbm.pollIntervalMinutes * 60_000;
 		const lastRun = Date.parse((await state.watermarks.get(CBM_WATERMARK)) ?? '') || 0;
 		const due = drives.filter(
-			(a) => !aside.has('cbm', a.id, now) && now - (cbmReadAt.get(a.id) ?? lastRun) >= cbmMs,
+			(a) =>
+				!this.aside.has('cbm', a.id, now) && now - (this.cbmReadAt.get(a.id) ?? lastRun) >= cbmMs,
 		);
-		if (all) return drives.filter((a) => !aside.has('cbm', a.id, now)).map((a) => a.id);
-		const perPass = Math.ceil((drives.length * intervalMs) / cbmMs);
+		if (all) return drives.filter((a) => !this.aside.has('cbm', a.id, now)).map((a) => a.id);
+		const perPass = Math.ceil((drives.length * this.intervalMs) / cbmMs);
 		return due.slice(0, perPass).map((a) => a.id);
 	}
 
 	/** The oldest read-through of the assets (now when there are none). */
-	function oldestRead(ids: Iterable<number>, now: number): number {
+	private oldestRead(ids: Iterable<number>, now: number): number {
 		let oldest = now;
-		for (const id of ids) oldest = Math.min(oldest, readThroughOf(id));
+		for (const id of ids) oldest = Math.min(oldest, this.readThroughOf(id));
 		return oldest;
 	}
-	const lagOf = (ids: Iterable<number>, now: number) =>
-		Math.max(0, Math.round((now - oldestRead(ids, now)) / 1000));
 
-	function readableIds(now: number): number[] {
-		return directory
+	private lagOf(ids: Iterable<number>, now: number): number {
+		return Math.max(0, Math.round((now - this.oldestRead(ids, now)) / 1000));
+	}
+
+	private readableIds(now: number): number[] {
+		return this.deps.directory
 			.all()
-			.filter((a) => readable(a) && !aside.has('events', a.id, now))
+			.filter((a) => readable(a) && !this.aside.has('events', a.id, now))
 			.map((a) => a.id);
 	}
 
-	function status(): SourceStatus {
+	status(): SourceStatus {
 		const now = Date.now();
-		const ids = readableIds(now);
-		const busy = ids.filter((id) => (busyUntil.get(id) ?? 0) > now);
+		const ids = this.readableIds(now);
+		const busy = ids.filter((id) => (this.busyUntil.get(id) ?? 0) > now);
 		return {
 			kind: 'poll',
-			lagSeconds: lagOf(ids, now),
-			busyLagSeconds: lagOf(busy, now),
-			lagThresholdSeconds: config.source.lagWarningSeconds,
-			plan: plan && describePlan(plan),
-			connectivity: deps.alongside?.().text,
+			lagSeconds: this.lagOf(ids, now),
+			busyLagSeconds: this.lagOf(busy, now),
+			lagThresholdSeconds: this.deps.config.source.lagWarningSeconds,
+			plan: this.plan && describePlan(this.plan),
+			connectivity: this.deps.alongside?.().text,
 			assets: ids.length,
-			setAside: { events: aside.count('events'), cbm: aside.count('cbm') },
+			setAside: { events: this.aside.count('events'), cbm: this.aside.count('cbm') },
 		};
 	}
 
-	function checkLag(): void {
-		const lag = status().lagSeconds;
+	private checkLag(): void {
+		const { config, logger } = this.deps;
+		const lag = this.status().lagSeconds;
 		const threshold = config.source.lagWarningSeconds;
-		if (lag > threshold && !lagWarned) {
-			lagWarned = true;
-			const text = `polling is ${Math.round(lag / 60)} min behind (threshold ${Math.round(threshold / 60)} min): a fault can reach Slack that late. ${plan ? `Plan: ${describePlan(plan)}. ` : ''}Raise source.maxRequestsPerSecond if the platform allows, or use push.`;
+		if (lag > threshold && !this.lagWarned) {
+			this.lagWarned = true;
+			const text = `polling is ${Math.round(lag / 60)} min behind (threshold ${Math.round(threshold / 60)} min): a fault can reach Slack that late. ${this.plan ? `Plan: ${describePlan(this.plan)}. ` : ''}Raise source.maxRequestsPerSecond if the platform allows, or use push.`;
 			logger.warn(`poll: ${text}`);
-			deps.notify?.(text);
-		} else if (lag <= threshold && lagWarned) {
-			lagWarned = false;
+			this.deps.notify?.(text);
+		} else if (lag <= threshold && this.lagWarned) {
+			this.lagWarned = false;
 			logger.info(`poll: caught up, lag ${lag} s`);
 		}
 	}
 
-	async function pass(full: boolean, withCbm: boolean): Promise<void> {
+	/**
+	 * The assets a planned pass reads: the busy ones, and the quiet ones whose turn it is within what the budget
+	 * allows (or what the last pass achieved, when that was less).
+	 */
+	private planRead(
+		candidates: number[],
+		open: Map<number, number>,
+		cbm: number,
+		now: number,
+	): number[] {
+		const { config, budget, logger } = this.deps;
+		const busy: number[] = [];
+		const quiet: Array<{ id: number; readThrough: number }> = [];
+		for (const id of candidates) {
+			if (open.has(id) || (this.busyUntil.get(id) ?? 0) > now) busy.push(id);
+			else quiet.push({ id, readThrough: this.readThroughOf(id) });
+		}
+		// What the budget allows, or what the last pass achieved when that was less (latency, CPU).
+		// Connectivity's reads come out of the same share (B70), with at least a tenth left for events.
+		const share =
+			(budget?.status().currentPerSecond ?? config.source.maxRequestsPerSecond) * POLL_SHARE;
+		const allowed = Math.max(share * 0.1, share - (this.deps.alongside?.().perSecond ?? 0));
+		const perSecond = this.achieved > 0 ? Math.min(allowed, this.achieved) : allowed;
+		const next = planPass({
+			intervalMs: this.intervalMs,
+			perSecond,
+			busy,
+			quiet,
+			maxQuietLagMs: config.source.maxQuietLagMinutes * 60_000,
+			extraRequests: cbm,
+			now,
+		});
+		// Logged when what it promises changes (not for every new busy asset).
+		const plan = this.plan;
+		const changed =
+			!plan ||
+			plan.fits !== next.fits ||
+			Math.abs(plan.quietLagMs - next.quietLagMs) >= 60_000 ||
+			Math.abs(plan.busyLagMs - next.busyLagMs) >= 10_000;
+		this.plan = next;
+		if (changed) logger.info(`poll: plan: ${describePlan(next)}`);
+		return next.read;
+	}
+
+	/** The first pass's catch-up: what happened before the start, as one message per channel (B47). */
+	private async commitCatchUp(collect: Collected, failures: number): Promise<void> {
+		const since = new Date(this.base).toISOString();
+		const recorded = await this.deps.engine.commitCatchUp(
+			[...collect.values()],
+			since,
+			CATCH_UP_LISTED,
+		);
+		if (recorded > 0) {
+			const assets = new Set([...collect.values()].map((c) => c.alert.asset.id)).size;
+			this.deps.logger.info(
+				`poll: ${recorded} alerts on ${assets} assets from before the start (since ${since}) posted as one catch-up message per channel`,
+			);
+		}
+		// A failed read is read again next pass, still as part of the catch-up.
+		if (failures === 0) this.firstPassDone = true;
+	}
+
+	/** CBM of the drives due, its watermark, and the end of the first CBM round (one digest per channel). */
+	private async cbmStep(drives: AssetListItem[], cbm: number[], now: number): Promise<void> {
+		if (cbm.length > 0) {
+			await this.readCbm(cbm);
+			const since = this.cbmRoundSince(drives, now);
+			if (since !== undefined)
+				await this.deps.state.watermarks.set(CBM_WATERMARK, new Date(since).toISOString());
+		}
+		if (
+			this.firstCbmRound &&
+			!this.closed &&
+			drives.every((a) => this.cbmReadAt.has(a.id) || this.aside.has('cbm', a.id, now))
+		) {
+			const recorded = await this.deps.engine.commitCbmCatchUp(
+				new Date(now).toISOString().slice(0, 10),
+			);
+			if (recorded > 0)
+				this.deps.logger.info(
+					`poll: ${recorded} CBM units found Yellow or Red in the first round posted as one CBM digest per channel`,
+				);
+			this.firstCbmRound = false;
+		}
+	}
+
+	private async pass(full: boolean, withCbm: boolean): Promise<void> {
+		const { directory, state, config, logger } = this.deps;
 		try {
 			const passDone = metrics.pollPassStarted();
 			await directory.ensure();
 			const now = Date.now();
 			const fleet = directory.all();
 			const ids = new Set(fleet.map((a) => a.id));
-			for (const map of [readThrough, busyUntil, cbmReadAt])
+			for (const map of [this.readThrough, this.busyUntil, this.cbmReadAt])
 				for (const id of map.keys()) if (!ids.has(id)) map.delete(id);
-			aside.retain(ids);
-			const open = await openSince();
-			const candidates = readableIds(now);
+			this.aside.retain(ids);
+			const open = await this.openSince();
+			const candidates = this.readableIds(now);
 			const drives = fleet.filter((a) => a.assetType === 'Drive');
-			const cbm = await cbmDue(drives, now, withCbm);
-			let read: readonly number[] = candidates;
-			if (!full && firstPassDone) {
-				const busy: number[] = [];
-				const quiet: Array<{ id: number; readThrough: number }> = [];
-				for (const id of candidates) {
-					if (open.has(id) || (busyUntil.get(id) ?? 0) > now) busy.push(id);
-					else quiet.push({ id, readThrough: readThroughOf(id) });
-				}
-				// What the budget allows, or what the last pass achieved when that was less (latency, CPU).
-				// Connectivity's reads come out of the same share (B70), with at least a tenth left for events.
-				const share =
-					(budget?.status().currentPerSecond ?? config.source.maxRequestsPerSecond) * POLL_SHARE;
-				const allowed = Math.max(share * 0.1, share - (deps.alongside?.().perSecond ?? 0));
-				const perSecond = achieved > 0 ? Math.min(allowed, achieved) : allowed;
-				const next = planPass({
-					intervalMs,
-					perSecond,
-					busy,
-					quiet,
-					maxQuietLagMs: config.source.maxQuietLagMinutes * 60_000,
-					extraRequests: cbm.length,
-					now,
-				});
-				// Logged when what it promises changes (not for every new busy asset).
-				const changed =
-					!plan ||
-					plan.fits !== next.fits ||
-					Math.abs(plan.quietLagMs - next.quietLagMs) >= 60_000 ||
-					Math.abs(plan.busyLagMs - next.busyLagMs) >= 10_000;
-				plan = next;
-				if (changed) logger.info(`poll: plan: ${describePlan(plan)}`);
-				read = plan.read;
-			}
-			const collect = firstPassDone
-				? undefined
-				: new Map<string, { alert: AlertRecord; channels: string[] }>();
-			const failures = await readEvents(read, open, collect);
-			if (collect && !closed) {
-				const since = new Date(base).toISOString();
-				const recorded = await engine.commitCatchUp([...collect.values()], since, CATCH_UP_LISTED);
-				if (recorded > 0) {
-					const assets = new Set([...collect.values()].map((c) => c.alert.asset.id)).size;
-					logger.info(
-						`poll: ${recorded} alerts on ${assets} assets from before the start (since ${since}) posted as one catch-up message per channel`,
-					);
-				}
-				// A failed read is read again next pass, still as part of the catch-up.
-				if (failures === 0) firstPassDone = true;
-			}
-			if (cbm.length > 0) {
-				await readCbm(cbm);
-				const since = cbmRoundSince(drives, now);
-				if (since !== undefined)
-					await state.watermarks.set(CBM_WATERMARK, new Date(since).toISOString());
-			}
-			if (
-				firstCbmRound &&
-				!closed &&
-				drives.every((a) => cbmReadAt.has(a.id) || aside.has('cbm', a.id, now))
-			) {
-				const recorded = await engine.commitCbmCatchUp(new Date(now).toISOString().slice(0, 10));
-				if (recorded > 0)
-					logger.info(
-						`poll: ${recorded} CBM units found Yellow or Red in the first round posted as one CBM digest per channel`,
-					);
-				firstCbmRound = false;
-			}
-			if (!closed) {
-				await state.watermarks.set(
-					EVENTS_WATERMARK,
-					new Date(oldestRead(candidates, now)).toISOString(),
-				);
-				const tookMs = Date.now() - now;
-				if (read.length + cbm.length >= 100 && tookMs > 0)
-					achieved = ((read.length + cbm.length) / tookMs) * 1000;
-				const after = status();
-				// One line per pass: what was read and how late alerts can be (the figures /readyz shows).
-				logger.info(
-					`poll: pass read ${read.length} of ${candidates.length} assets in ${((Date.now() - now) / 1000).toFixed(1)} s${failures ? `, ${failures} failed` : ''}; lag ${after.lagSeconds} s, busy assets ${after.busyLagSeconds} s`,
-				);
-				checkLag();
-				passDone();
-			}
+			const cbm = await this.cbmDue(drives, now, withCbm);
+			const read =
+				!full && this.firstPassDone ? this.planRead(candidates, open, cbm.length, now) : candidates;
+			const collect: Collected | undefined = this.firstPassDone ? undefined : new Map();
+			const failures = await this.readEvents(read, open, collect);
+			if (collect && !this.closed) await this.commitCatchUp(collect, failures);
+			await this.cbmStep(drives, cbm, now);
+			if (this.closed) return;
+			await state.watermarks.set(
+				EVENTS_WATERMARK,
+				new Date(this.oldestRead(candidates, now)).toISOString(),
+			);
+			const tookMs = Date.now() - now;
+			if (read.length + cbm.length >= 100 && tookMs > 0)
+				this.achieved = ((read.length + cbm.length) / tookMs) * 1000;
+			const after = this.status();
+			// One line per pass: what was read and how late alerts can be (the figures /readyz shows).
+			logger.info(
+				`poll: pass read ${read.length} of ${candidates.length} assets in ${((Date.now() - now) / 1000).toFixed(1)} s${failures ? `, ${failures} failed` : ''}; lag ${after.lagSeconds} s, busy assets ${after.busyLagSeconds} s`,
+			);
+			this.checkLag();
+			passDone();
 		} catch (error) {
 			logger.error(
 				`poll: pass failed (${errorText(error)}); next pass in ${config.source.pollIntervalSeconds} s`,
 			);
 		}
 	}
-
-	/** A pass that starts after the call (one already running is waited for first). */
-	const queue = async (full: boolean, withCbm: boolean): Promise<void> => {
-		while (running) await running;
-		running = pass(full, withCbm).finally(() => (running = undefined));
-		return running;
-	};
-
-	// The next pass starts an interval after the last one started, or at once when it took longer
-	// (never two at a time): the plan's period is then the pass's length, as it says.
-	let timer: NodeJS.Timeout | undefined;
-	const loop = async (): Promise<void> => {
-		const began = Date.now();
-		await queue(false, false);
-		if (!closed)
-			timer = setTimeout(() => void loop(), Math.max(0, intervalMs - (Date.now() - began)));
-	};
-	void loop();
-	return {
-		pollOnce: (withCbm = false) => queue(true, withCbm),
-		planned: () => queue(false, false),
-		status,
-		lagSeconds: () => status().lagSeconds,
-		async close() {
-			closed = true;
-			clearTimeout(timer);
-			await running;
-		},
-	};
 }

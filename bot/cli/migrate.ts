@@ -1,13 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError } from './config/load';
-import { BOT_SCHEMA } from './app/schema';
-import { copyState } from './state/copy';
-import { databaseSettings, withoutPassword } from './state/database-url';
-import { PostgresDatabase } from './state/postgres';
-import type { SqlDatabase } from './state/sql';
-import { SqliteDatabase } from './state/sqlite';
+import { ConfigError } from '../config/load';
+import { BOT_SCHEMA } from '../app/schema';
+import { copyState } from '../state/copy';
+import { databaseSettings, withoutPassword } from '../state/database-url';
+import { PostgresDatabase } from '../state/postgres';
+import type { SqlDatabase } from '../state/sql';
+import { SqliteDatabase } from '../state/sqlite';
 
 export const MIGRATE_USAGE = `Usage: drive-monitoring-bot migrate --from <state.sqlite> [--to <postgres://user@host/db>]
 

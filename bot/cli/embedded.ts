@@ -1,10 +1,10 @@
-import type { Simulator } from '../simulator';
-import { ConfigError } from './config/load';
-import type { BotLogger } from './log';
-import { createPlatformClient } from './platform/client';
-import { ensurePushUser } from './platform/push-user';
-import type { DrivePlatform } from './platform/types';
-import type { PushSettings } from './config/push-settings';
+import type { Simulator } from '../../simulator';
+import { ConfigError } from '../config/load';
+import type { BotLogger } from '../log';
+import { createPlatformClient } from '../platform/client';
+import { ensurePushUser } from '../platform/push-user';
+import type { DrivePlatform } from '../platform/types';
+import type { PushSettings } from '../config/push-settings';
 
 export interface EmbeddedPlatform {
 	sim: Simulator;
@@ -13,19 +13,19 @@ export interface EmbeddedPlatform {
 	push: PushSettings[];
 }
 
-/** The simulator's package name: in the bot's tarball, `../simulator` is this optional peer (scripts/pack.js). */
+/** The simulator's package name: in the bot's tarball, the simulator's folder is this optional peer (scripts/pack.js). */
 export const SIMULATOR_PACKAGE = 'drive-monitoring-simulator';
 
 /**
  * The simulator, loaded only when the demo starts: a production bot (platform credentials set)
  * never loads it, nor its MQTT broker, so the bot's package does not depend on it.
  */
-function loadSimulator(): typeof import('../simulator') {
+function loadSimulator(): typeof import('../../simulator') {
 	let failure: unknown;
 	try {
 		// A CommonJS require, not import(): synchronous, and one specifier that scripts/pack.js rewrites to the package's name.
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		return require('../simulator') as typeof import('../simulator');
+		return require('../../simulator') as typeof import('../../simulator');
 	} catch (error) {
 		failure = error;
 	}
