@@ -7,6 +7,7 @@
 // crash run's duplicate and loss counts (must be 0 and 0), and memory with a 10,000-asset fleet
 // (baseline: the raw asset lists alone).
 // Reproduce: `npm run bench -- bot` (results in bench/results/latest.md).
+import { drain, pollOnce } from '../../test/bot/leader';
 import type { App } from '@slack/bolt';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -88,7 +89,7 @@ async function commands(): Promise<Figure[]> {
 		notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), config.timeZone),
 		logger,
 	});
-	await bot.poll?.pollOnce();
+	await pollOnce(bot);
 	sim.faults.set({ latencyMs: LATENCY_MS });
 	const app: App = createSlackApp({
 		botToken: token,
@@ -218,7 +219,7 @@ async function alertsAndStorm(): Promise<Figure[]> {
 	await bare.close();
 
 	// The storm: 1,000 faults within a minute (here as fast as the platform raises them).
-	await bot.dispatcher.drain(30_000);
+	await drain(bot, 30_000);
 	const postsBefore = slack.posts().length;
 	const limitedBefore = slack.rateLimited;
 	const stormStart = performance.now();
@@ -273,7 +274,7 @@ async function alertsAndStorm(): Promise<Figure[]> {
 			});
 	});
 	naive.kick();
-	await naive.drain(60_000);
+	await drain({ dispatcher: naive, state: store }, 60_000);
 	const naivePerAlert = (performance.now() - naiveStart) / NAIVE_SAMPLE;
 	await naive.stop();
 	await store.scope.database.close();
@@ -353,7 +354,7 @@ async function reminders(): Promise<Figure[]> {
 	for (let i = 0; i < REMINDERS; i++) {
 		const raisedAt = Date.now();
 		const event = sim.control.raiseEvent(drives[i % drives.length].id, { eventType: 'Fault' });
-		await bot.poll?.pollOnce();
+		await pollOnce(bot);
 		const message = () =>
 			slack
 				.posts()

@@ -1,6 +1,6 @@
 import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
-import { failedCalls } from './outbox';
+import { drain, failedCalls } from './leader';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
 import {
 	cbmDrive,
@@ -91,7 +91,7 @@ test('a fault raised in the platform reaches Slack through the push channel as o
 		'asset_details',
 	])
 		expect(json).toContain(part);
-	await bot.dispatcher.drain(5000);
+	await drain(bot, 5000);
 	expect(messagesOf(event.id)).toHaveLength(1);
 });
 
@@ -136,7 +136,7 @@ test('a restart in the middle neither duplicates nor drops: events while down ar
 	);
 	const [first] = messagesOf(before.id);
 	await waitFor('the close while down', () => first.updates > 0);
-	await bot.dispatcher.drain(5000);
+	await drain(bot, 5000);
 	expect(messagesOf(whileDown.id)).toEqual([message]);
 	expect(messagesOf(before.id)).toEqual([first]);
 	// Nothing already posted was posted again by the restart.

@@ -1,3 +1,4 @@
+import { drain, pollOnce } from './leader';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { commandMessage } from '../../bot/blocks/command';
 import { renderSeriesChart } from '../../bot/features/charts/render';
@@ -179,10 +180,10 @@ test('a CBM warning carries its 30-day KPI chart in its thread', async () => {
 	const drive = cbmDrive(sim);
 	// A unit already Yellow at the first sighting goes into the start's CBM digest (B47); one that
 	// turns Yellow later gets its own message.
-	await bot.poll?.pollOnce(true);
+	await pollOnce(bot, true);
 	sim.control.setCbmUnit(drive.id, 'IGBT', 'Yellow');
-	await bot.poll?.pollOnce(true);
-	await bot.dispatcher.drain(10_000);
+	await pollOnce(bot, true);
+	await drain(bot, 10_000);
 	const message = await waitFor('the CBM message', () =>
 		slack.posts().find((m) => !m.threadTs && m.text.startsWith('CBM Yellow: IGBT')),
 	);

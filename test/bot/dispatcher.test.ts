@@ -7,6 +7,7 @@ import { openTestDatabase } from './store-under-test';
 import { alertState } from '../../bot/features/alerts/state';
 import { SqlScope } from '../../bot/state/scope';
 import { capturingLogger, fakeSlackToken } from './helpers';
+import { drain } from './leader';
 import { SlackApiServer } from './slack-server';
 
 const token = fakeSlackToken('b');
@@ -53,7 +54,7 @@ test('a 429 makes only its channel wait for Retry-After; the other channel goes 
 	});
 	const started = Date.now();
 	dispatcher.kick();
-	expect(await dispatcher.drain(15_000)).toBe(true);
+	await drain({ dispatcher, state: store }, 15_000);
 	const quiet = slack.calls.find((c) => c.ok && c.body.channel === '#quiet');
 	const busy = slack.calls.filter((c) => c.ok && c.body.channel === '#busy');
 	expect(busy).toHaveLength(3);
@@ -80,7 +81,7 @@ test('a post and an update whose answers were lost (the connection reset after S
 	slack.dropAnswerOfNext('chat.postMessage', 1);
 	await store.outbox.enqueue('#lossy', { kind: 'alert', alert: open });
 	dispatcher.kick();
-	expect(await dispatcher.drain(20_000)).toBe(true);
+	await drain({ dispatcher, state: store }, 20_000);
 	const channel = slack.channelId('#lossy');
 	const messages = slack.posts().filter((m) => m.channel === channel && !m.threadTs);
 	expect(messages).toHaveLength(1);
@@ -90,7 +91,7 @@ test('a post and an update whose answers were lost (the connection reset after S
 	slack.dropAnswerOfNext('chat.update', 1);
 	await store.outbox.enqueue('#lossy', { kind: 'resolve', alert: closed });
 	dispatcher.kick();
-	expect(await dispatcher.drain(20_000)).toBe(true);
+	await drain({ dispatcher, state: store }, 20_000);
 	const updates = slack.calls.filter(
 		(c) => c.method === 'chat.update' && c.body.ts === messages[0].ts,
 	);
@@ -117,7 +118,7 @@ test('refreshes of one alert queued before the dispatcher got to them make one u
 	await store.alerts.putEvent(open);
 	await store.outbox.enqueue('#merge', { kind: 'alert', alert: open });
 	dispatcher.kick();
-	expect(await dispatcher.drain(20_000)).toBe(true);
+	await drain({ dispatcher, state: store }, 20_000);
 	const channel = slack.channelId('#merge');
 	const [message] = slack.posts().filter((m) => m.channel === channel && !m.threadTs);
 	// Two changes, each with its refresh, and another alert's refresh between them: none sent yet.
@@ -129,7 +130,7 @@ test('refreshes of one alert queued before the dispatcher got to them make one u
 	await store.alerts.putEvent({ ...open, content: 'Overcurrent, seen by the second' });
 	await store.outbox.enqueue('#merge', { kind: 'refresh', key: open.key });
 	dispatcher.kick();
-	expect(await dispatcher.drain(20_000)).toBe(true);
+	await drain({ dispatcher, state: store }, 20_000);
 	expect(
 		slack.calls.filter((c) => c.method === 'chat.update' && c.body.ts === message.ts),
 	).toHaveLength(1);

@@ -2,6 +2,7 @@
 // a CBM warning's post included. The outbox runs with the bot's own notifier and publisher against the local Slack
 // server; the lease is lost right after the post's check (the window a frozen leader wakes in): the post is made, the
 // upload is not.
+import { drain } from './leader';
 import { FencedOut } from '../../bot/cluster/fence';
 import { alertState } from '../../bot/features/alerts/state';
 import type { CbmAlert } from '../../bot/kernel/alert';
@@ -87,7 +88,7 @@ test("a leader's CBM warning is posted with its KPI chart in the thread", async 
 	const r = await replica(Infinity);
 	await r.state.outbox.enqueue('#cbm-lead', { kind: 'cbm', cbm: warning });
 	r.dispatcher.kick();
-	expect(await r.dispatcher.drain(15_000)).toBe(true);
+	await drain(r, 15_000);
 	const methods = callsSince(from);
 	expect(methods).toContain('chat.postMessage');
 	expect(methods).toContain('files.completeUploadExternal');
@@ -104,7 +105,7 @@ test('a leader that lost its lease right after the post was checked makes the po
 	const r = await replica(1);
 	await r.state.outbox.enqueue('#cbm-lost', { kind: 'cbm', cbm: warning });
 	r.dispatcher.kick();
-	expect(await r.dispatcher.drain(15_000)).toBe(true);
+	await drain(r, 15_000);
 	expect(callsSince(from)).toEqual(['chat.postMessage']);
 	expect(
 		r.lines.some(

@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { pollConnectivityOnce, pollOnce } from './leader';
 import type { App } from '@slack/bolt';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -90,19 +91,19 @@ test('the Home tab shows open faults by group, CBM units Yellow or Red and offli
 	const detail = await bot.directory.detail(drive.id);
 	// The seeded history may hold faults of the last hour still open in this group (which ones
 	// depends on the time of day the test runs), so the raised fault is counted on top of them.
-	await bot.poll?.pollOnce(true);
+	await pollOnce(bot, true);
 	const before = openFaultsOf(await openHome('U0ALICE'), detail.assetGroup ?? '');
 	sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
 	sim.control.setCbmUnit(drive.id, 'Fan', 'Red');
-	await bot.poll?.pollOnce(true);
+	await pollOnce(bot, true);
 	const other =
 		sim.fleet
 			.assets()
 			.find((a) => a.assetType === 'Drive' && a.id !== drive.id && a.level !== 'expired') ?? drive;
-	await bot.connectivityPoll?.pollOnce();
+	await pollConnectivityOnce(bot);
 	sim.control.setGatewayOnline(other.id, false);
 	sim.clock.advance(15 * 60_000);
-	await bot.connectivityPoll?.pollOnce();
+	await pollConnectivityOnce(bot);
 	// A maintenance window set by command is listed with its reason.
 	const muted = await bot.commands.handle(`mute ${other.serialNumber} 2h gateway swap`, {
 		user: 'U0ALICE',

@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { drain, pollOnce } from './leader';
 import { BOT_SCHEMA } from '../../bot/app/schema';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -54,11 +55,11 @@ describe('from the SQLite file to PostgreSQL', () => {
 			logger,
 		});
 		const events = drives.map((d) => sim.control.raiseEvent(d.id, { eventType: 'Fault' }));
-		await f.bot.poll?.pollOnce();
+		await pollOnce(f.bot);
 		const messages = await Promise.all(
 			events.map((e) => waitFor('the fault message', () => topMessagesOf(slack, e.id)[0])),
 		);
-		expect(await f.bot.dispatcher.drain(10_000)).toBe(true);
+		await drain(f.bot, 10_000);
 		const acknowledged = (await f.bot.state.alerts.openAlerts()).find(
 			(a) => a.eventId === String(events[0].id),
 		);
@@ -67,7 +68,7 @@ describe('from the SQLite file to PostgreSQL', () => {
 		await waitFor('the acknowledged message', () =>
 			JSON.stringify(messages[0].blocks).includes('Acknowledged by <@U0ALICE>'),
 		);
-		expect(await f.bot.dispatcher.drain(10_000)).toBe(true);
+		await drain(f.bot, 10_000);
 		await f.bot.stop();
 		f.bot = undefined;
 
@@ -110,9 +111,9 @@ describe('from the SQLite file to PostgreSQL', () => {
 			database: databaseSettings({ DRIVE_BOT_DATABASE_URL: url }),
 		});
 		expect(f.bot.database.dialect).toBe('postgres');
-		await f.bot.poll?.pollOnce();
+		await pollOnce(f.bot);
 		await waitFor('the close on the migrated message', () => messages[0].text.includes('Resolved'));
-		expect(await f.bot.dispatcher.drain(10_000)).toBe(true);
+		await drain(f.bot, 10_000);
 		expect(JSON.stringify(messages[0].blocks)).toContain('Fan replaced');
 		expect(slack.posts().filter((m) => !m.threadTs)).toHaveLength(postsBefore);
 		for (const event of events) expect(topMessagesOf(slack, event.id)).toHaveLength(1);
@@ -121,9 +122,9 @@ describe('from the SQLite file to PostgreSQL', () => {
 		);
 		// A new fault after the move gets rows after the copied ones (the identity columns follow them).
 		const later = sim.control.raiseEvent(drives[1].id, { eventType: 'Fault' });
-		await f.bot.poll?.pollOnce();
+		await pollOnce(f.bot);
 		await waitFor('the fault raised after the move', () => topMessagesOf(slack, later.id)[0]);
-		expect(await f.bot.dispatcher.drain(10_000)).toBe(true);
+		await drain(f.bot, 10_000);
 		expect(slack.posts().filter((m) => !m.threadTs)).toHaveLength(postsBefore + 1);
 		expect(slack.problems).toEqual([]);
 	}, 120_000);

@@ -1,3 +1,4 @@
+import { drain, pollOnce } from './leader';
 import { isCbmCapable } from '../../simulator/fleet/model';
 import { fakeSlackToken } from './helpers';
 import { startTestBot } from './harness';
@@ -38,7 +39,7 @@ test('each planned pass reads the next share of the drives, until the round is d
 
 test('once every drive was read the watermark says since when, and a restart does not read them again', async () => {
 	const before = Date.now();
-	await f.bot!.poll!.pollOnce(true);
+	await pollOnce(f.bot!, true);
 	const mark = Date.parse((await f.bot!.state.watermarks.get('poll.cbm')) ?? '');
 	// The full pass read every drive: the round is complete since its start.
 	expect(mark).toBeGreaterThanOrEqual(before);
@@ -89,14 +90,14 @@ describe('units first seen Yellow or Red during the first round', () => {
 		// Known at once (the state file holds them, not the process), posted not yet.
 		const staged = (await bot.state.cbm.units(['Red'])).filter((u) => u.unit === 'Fan');
 		expect(new Set(staged.map((u) => u.asset.id))).toEqual(firstSlice);
-		await bot.dispatcher.drain(10_000);
+		await drain(bot, 10_000);
 		expect(digests()).toHaveLength(0);
 
 		// A restart in the middle of the round: the staged units wait in the state file.
 		await bot.stop();
 		bot = g.bot = await startOn();
-		await bot.poll!.pollOnce(true);
-		await bot.dispatcher.drain(10_000);
+		await pollOnce(bot, true);
+		await drain(bot, 10_000);
 		// One post about CBM, the digest: none of the units also came as a message of its own.
 		const [digest, ...more] = digests();
 		expect(more).toHaveLength(0);

@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { drain, pollOnce } from './leader';
 import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
@@ -45,8 +46,8 @@ test('first start: what happened before it is one catch-up message per channel, 
 	// Event times are whole seconds: the start must be in a later second than the faults.
 	await new Promise((resolve) => setTimeout(resolve, 1100));
 	bot = await start();
-	await bot.poll!.pollOnce();
-	await bot.dispatcher.drain(10_000);
+	await pollOnce(bot);
+	await drain(bot, 10_000);
 	// CBM units already Yellow or Red at the start: one CBM digest per channel once every drive was read.
 	const cbm = slack.posts().filter((m) => !m.threadTs && m.text.startsWith('CBM'));
 	expect(cbm).toHaveLength(1);
@@ -70,8 +71,8 @@ test('first start: what happened before it is one catch-up message per channel, 
 	// After the first pass, a new fault is a message of its own; a close of a caught-up one goes to the catch-up's thread.
 	const fresh = sim.control.raiseEvent(drives[7].id, { eventType: 'Fault' });
 	sim.control.closeEvent(drives[0].id, Number(before[0].id), 'Reset on site');
-	await bot.poll!.pollOnce();
-	await bot.dispatcher.drain(10_000);
+	await pollOnce(bot);
+	await drain(bot, 10_000);
 	const own = slack
 		.posts()
 		.filter((m) => !m.threadTs && eventIdsIn(JSON.stringify(m.blocks)).includes(String(fresh.id)));
@@ -85,8 +86,8 @@ test('first start: what happened before it is one catch-up message per channel, 
 test('a refusal that cannot change sets the asset aside for that function, with one log line per asset', async () => {
 	const mark = lines.length;
 	sim.requests.clear();
-	await bot!.poll!.pollOnce(true);
-	await bot!.poll!.pollOnce(true);
+	await pollOnce(bot!, true);
+	await pollOnce(bot!, true);
 	const asideLines = lines.filter((l) => /poll: asset \d+: (events|CBM) not read while/.test(l));
 
 	const keys = asideLines.map((l) => /asset (\d+): (events|CBM)/.exec(l)!.slice(1).join(':'));
@@ -116,9 +117,9 @@ test('the lag is in /drive health; above the threshold it is warned once in the 
 	sim.faults.set({ errorRate: 1, paths: [`/assetdata/${stuck.id}/event`] });
 	bot = await start({ lagWarningSeconds: 10, catchUpLookbackMinutes: 30 });
 	lines.length = 0;
-	await bot.poll!.pollOnce();
-	await bot.poll!.pollOnce();
-	await bot.dispatcher.drain(10_000);
+	await pollOnce(bot);
+	await pollOnce(bot);
+	await drain(bot, 10_000);
 	const [source] = bot.sources();
 	expect(source.kind).toBe('poll');
 	expect(source.lagSeconds).toBeGreaterThan(10);
@@ -127,7 +128,7 @@ test('the lag is in /drive health; above the threshold it is warned once in the 
 	const health = await bot.commands.handle('health');
 	expect(health.kind === 'health' && health.sources?.[0].lagSeconds).toBeGreaterThan(10);
 	sim.faults.clear();
-	await bot.poll!.pollOnce();
+	await pollOnce(bot);
 	expect(bot.sources()[0].lagSeconds).toBeLessThan(10);
 	await waitFor('the caught-up line', () => lines.find((l) => l.includes('poll: caught up')));
 });

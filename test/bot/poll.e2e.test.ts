@@ -1,3 +1,4 @@
+import { drain, pollOnce } from './leader';
 import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
@@ -19,8 +20,8 @@ const start = () =>
 const top = (eventId: unknown) => topMessagesOf(slack, eventId);
 
 async function poll(withCbm = false): Promise<void> {
-	await bot.poll?.pollOnce(withCbm);
-	await bot.dispatcher.drain(10_000);
+	await pollOnce(bot, withCbm);
+	await drain(bot, 10_000);
 }
 
 beforeAll(async () => {

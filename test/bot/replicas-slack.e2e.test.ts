@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { drain, pollOnce } from './leader';
 import type { App } from '@slack/bolt';
 import { randomUUID } from 'node:crypto';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -151,12 +152,12 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 	/** A fault posted by the leader, its message recorded in the shared store. */
 	async function faultMessage(drive: SimAsset): Promise<{ key: string; message: StoredMessage }> {
 		const event = sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
-		await leader.bot.poll?.pollOnce();
+		await pollOnce(leader.bot);
 		const [message] = await waitFor(
 			'the fault message',
 			() => topMessagesOf(slack, event.id).length > 0 && topMessagesOf(slack, event.id),
 		);
-		expect(await leader.bot.dispatcher.drain(10_000)).toBe(true);
+		await drain(leader.bot, 10_000);
 		return { key: `${drive.id}:${String(event.id)}`, message };
 	}
 
@@ -175,7 +176,7 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 
 	/** Every update of the leader sent, and the outbox empty. */
 	const settled = async () => {
-		expect(await leader.bot.dispatcher.drain(10_000)).toBe(true);
+		await drain(leader.bot, 10_000);
 	};
 
 	test("the same signed press reaching both replicas at once, then as Slack's retry, acts once: one change, one message update, one answer", async () => {

@@ -1,3 +1,4 @@
+import { drain, pollOnce } from './leader';
 import type { Bot } from '../../bot/app/start';
 import { databaseSettings } from '../../bot/state/database-url';
 import { usePrivatePostgres } from '../helpers/postgres';
@@ -52,9 +53,9 @@ describe('two replicas on one PostgreSQL', () => {
 			.assets()
 			.filter((a) => a.assetType === 'Drive' && a.level !== 'expired');
 		const first = sim.control.raiseEvent(drives[0].id, { eventType: 'Fault' });
-		await leader.poll?.pollOnce();
+		await pollOnce(leader);
 		const message = await waitFor('the fault message', () => topMessagesOf(slack, first.id)[0]);
-		expect(await leader.dispatcher.drain(10_000)).toBe(true);
+		await drain(leader, 10_000);
 
 		// Someone presses Acknowledge, and Slack hands it to the standby: the leader sends the update.
 		const alert = (await standby.state.alerts.openAlerts()).find(
@@ -76,12 +77,12 @@ describe('two replicas on one PostgreSQL', () => {
 		);
 		const second = sim.control.raiseEvent(drives[1].id, { eventType: 'Fault' });
 		sim.control.closeEvent(drives[0].id, Number(first.id), 'Fan replaced');
-		await standby.poll?.pollOnce();
+		await pollOnce(standby);
 		await waitFor('the second fault', () => topMessagesOf(slack, second.id)[0]);
 		await waitFor('the close of the first, in its message', () =>
 			message.text.includes('Resolved'),
 		);
-		expect(await standby.dispatcher.drain(10_000)).toBe(true);
+		await drain(standby, 10_000);
 		for (const event of [first, second]) expect(topMessagesOf(slack, event.id)).toHaveLength(1);
 		expect(slack.problems).toEqual([]);
 	}, 120_000);

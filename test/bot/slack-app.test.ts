@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { pollOnce } from './leader';
 import type { App } from '@slack/bolt';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -72,7 +73,7 @@ beforeAll(async () => {
 		logger,
 	});
 	// Its first poll pass over, so the platform requests a test sees are the command's own.
-	await bot.poll?.pollOnce();
+	await pollOnce(bot);
 	url = await startApp(config);
 	restrictedUrl = await startApp(
 		parseConfig({ ...config, allow: { users: ['U0BOB'], channels: [] } }),

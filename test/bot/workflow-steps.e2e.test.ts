@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { drain, pollOnce } from './leader';
 import type { App } from '@slack/bolt';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -46,7 +47,7 @@ beforeAll(async () => {
 	});
 	({ bot, url } = started);
 	apps.push(started.app);
-	await bot.poll?.pollOnce();
+	await pollOnce(bot);
 });
 
 afterAll(async () => {
@@ -86,13 +87,13 @@ const error = (run: StepRun) =>
 
 async function fault(drive: SimAsset) {
 	const event = sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
-	await bot.poll?.pollOnce();
+	await pollOnce(bot);
 	const [message] = await waitFor(
 		'the fault message',
 		() => topMessagesOf(slack, event.id).length > 0 && topMessagesOf(slack, event.id),
 	);
 	// Seen in Slack is not yet recorded by the bot (where it posted is written when Slack answers).
-	expect(await bot.dispatcher.drain(10_000)).toBe(true);
+	await drain(bot, 10_000);
 	return { event, message };
 }
 

@@ -80,7 +80,7 @@ export class Dispatcher {
 		);
 	}
 
-	/** Whether no channel is being worked on now (the outbox may still hold calls another kick sends). */
+	/** Whether no channel is being sent to now (the outbox may still hold calls the next kick sends). */
 	get idle(): boolean {
 		return this.workers.size === 0;
 	}
@@ -90,17 +90,6 @@ export class Dispatcher {
 			if (!this.workers.has(channel) && !this.abort.signal.aborted)
 				this.workers.set(channel, this.work(channel));
 		}
-	}
-
-	/** Resolves once the outbox is empty (or the time is up: then false). */
-	async drain(timeoutMs: number): Promise<boolean> {
-		const deadline = Date.now() + timeoutMs;
-		while (Date.now() < deadline) {
-			if ((await this.state.outbox.countPending()) === 0 && this.workers.size === 0) return true;
-			this.kick();
-			await sleep(20);
-		}
-		return (await this.state.outbox.countPending()) === 0;
 	}
 
 	async stop(): Promise<void> {

@@ -35,7 +35,6 @@ export interface PollSource {
 	/** One pass as the timer runs it: the plan's share of the fleet. */
 	planned(): Promise<void>;
 	status(): SourceStatus;
-	lagSeconds(): number;
 	close(): Promise<void>;
 }
 
@@ -121,10 +120,6 @@ class Polling implements PollSource {
 		return this.queue(false, false);
 	}
 
-	lagSeconds(): number {
-		return this.status().lagSeconds;
-	}
-
 	async close(): Promise<void> {
 		this.closed = true;
 		clearTimeout(this.timer);
@@ -137,7 +132,7 @@ class Polling implements PollSource {
 	 */
 	async loop(): Promise<void> {
 		const began = Date.now();
-		await this.queue(false, false);
+		await this.planned();
 		if (!this.closed)
 			this.timer = setTimeout(
 				() => void this.loop(),
