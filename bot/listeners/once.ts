@@ -17,7 +17,7 @@ function kindOf(body: Record<string, unknown>): string {
 }
 
 /**
- * Every Slack payload acts once (issue 26): commands, buttons, modals, shortcuts and events, over HTTP or Socket
+ * Every Slack payload acts once: commands, buttons, modals, shortcuts and events, over HTTP or Socket
  * Mode. The first replica to claim the payload's key in the shared store (Slack's event_id or trigger_id, else a
  * hash of the payload) acts on it; a copy that another replica, or this one, claimed already (a Slack retry, a
  * load balancer's second try, Socket Mode's redelivery) is acknowledged and nothing more. A listener that fails

@@ -13,7 +13,7 @@ import { DatabaseError } from './database-error';
 import { migrate, type Schema } from './schema';
 import type { SqlDatabase, SqlExecutor, SqlRunResult, SqlValue } from './sql';
 
-/** The limits every call to PostgreSQL has (assumption B-PG1): none waits for ever. */
+/** The limits every call to PostgreSQL has: none waits for ever. */
 export const POSTGRES_LIMITS = {
 	/** Connecting (TCP, TLS, authentication). */
 	connectMs: 10_000,
@@ -114,7 +114,7 @@ export interface PostgresOptions {
 }
 
 /**
- * The bot's database shared by replicas (issue 26): a pool of connections to PostgreSQL. Transactions run
+ * The bot's database shared by replicas: a pool of connections to PostgreSQL. Transactions run
  * SERIALIZABLE, so two replicas acting on the same alert at the same moment end as if one acted after the
  * other; PostgreSQL aborts the one that would break that, and it runs again.
  */

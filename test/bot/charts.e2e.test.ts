@@ -14,7 +14,7 @@ import { cbmDrive, credentialsOf, startTestBot } from './harness';
 import { useFixture } from './use-fixture';
 import { blockKitProblems, type SlackApiServer, type UploadedFile } from './slack-server';
 
-// Signals and charts (issue 12, item 8): `/drive trend` posts a PNG drawn by chart.js with one
+// Signals and charts: `/drive trend` posts a PNG drawn by chart.js with one
 // point per platform point, a min-max band for aggregates and gaps where there is no value;
 // `/drive status` shows the latest values with units; CBM warnings carry the KPI chart.
 const botToken = fakeSlackToken('b');

@@ -6,7 +6,7 @@ import { pushUserFor, type SimAsset, startTestBot } from './harness';
 import { useFixture } from './use-fixture';
 import type { SlackApiServer, StoredMessage } from './slack-server';
 
-// Connectivity (issue 16): a line's gateway with five drives goes offline and comes back. The bot
+// Connectivity: a line's gateway with five drives goes offline and comes back. The bot
 // must post one grouped message per route, update it on return and reply in its thread, from the
 // AssetState push and, without push, from E8's latest-data time.
 const botToken = fakeSlackToken('b');

@@ -12,7 +12,7 @@ import { cbmDrive, startTestBot } from './harness';
 import { useFixture } from './use-fixture';
 import type { SlackApiServer } from './slack-server';
 
-// App Home (issue 12, item 9): opening the Home tab publishes the fleet at a glance, fresh.
+// App Home: opening the Home tab publishes the fleet at a glance, fresh.
 const botToken = fakeSlackToken('b');
 const signingSecret = `sign-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
 const f = useFixture(botToken, { push: false });

@@ -11,7 +11,7 @@ import { fakeSlackToken, waitFor } from './helpers';
 import { startTestBot, topMessagesOf } from './harness';
 import { useFixture } from './use-fixture';
 
-// Moving a bot from its SQLite file to PostgreSQL (issue 26): `drive-monitoring-bot migrate`, run as the
+// Moving a bot from its SQLite file to PostgreSQL: `drive-monitoring-bot migrate`, run as the
 // program users run, and a bot on PostgreSQL that goes on exactly where the SQLite one stopped.
 const botToken = fakeSlackToken('b');
 const CLI = path.join(__dirname, '../../dist/bot/cli.js');

@@ -11,7 +11,7 @@ import { pushUserFor, type SimAsset, startAppFor, startTestBot } from './harness
 import { buttonClickBody, fakeSlackToken, postToSlackApp, waitFor } from './helpers';
 import { useFixture } from './use-fixture';
 
-// Issue 26, faults of the database: two replicas on a private PostgreSQL, a stream of faults pushed by the
+// Faults of the database: two replicas on a private PostgreSQL, a stream of faults pushed by the
 // simulator that open and close, and PostgreSQL stopped for a minute in the middle of it, then started again.
 // No replica crashes (jest fails a test on any unhandled rejection; both replicas still run and are ready
 // again), /readyz says the database is what is missing while it is, and every fault ends in exactly one message,

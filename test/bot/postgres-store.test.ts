@@ -10,7 +10,7 @@ import { FencedDatabase } from '../../bot/cluster/fence';
 import { SqliteDatabase } from '../../bot/state/sqlite';
 import { usePrivatePostgres } from '../helpers/postgres';
 
-// The PostgreSQL store (issue 26) on a private PostgreSQL 15, and the behaviour both stores must share.
+// The PostgreSQL store on a private PostgreSQL 15, and the behaviour both stores must share.
 const pg = usePrivatePostgres();
 const settingsOf = (url: string) => {
 	const settings = databaseSettings({ DRIVE_BOT_DATABASE_URL: url });

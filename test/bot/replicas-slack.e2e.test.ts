@@ -23,7 +23,7 @@ import {
 } from './helpers';
 import { SlackApiServer, type StoredMessage } from './slack-server';
 
-// Slack on two replicas of the bot on one PostgreSQL (issue 26): any replica answers Slack, over HTTP behind a load
+// Slack on two replicas of the bot on one PostgreSQL: any replica answers Slack, over HTTP behind a load
 // balancer or in Socket Mode, and a payload delivered twice (to both replicas, or again as Slack's retry) acts once;
 // two people pressing the alert's button at the same moment on two replicas end in one consistent state and message.
 const botToken = fakeSlackToken('b');

@@ -6,7 +6,7 @@ import { capturingLogger, fakeSlackToken, waitFor } from './helpers';
 import { startTestBot, topMessagesOf } from './harness';
 import { useFixture } from './use-fixture';
 
-// Two replicas of the bot on one PostgreSQL (issue 26): one leads (reads the platform, posts), the other answers
+// Two replicas of the bot on one PostgreSQL: one leads (reads the platform, posts), the other answers
 // Slack into the shared outbox; when the leader stops, the other takes over and nothing is posted twice.
 const botToken = fakeSlackToken('b');
 const pg = usePrivatePostgres();

@@ -11,7 +11,7 @@ import { pushUserFor, type SimAsset, startTestBot } from './harness';
 import { useFixture } from './use-fixture';
 import type { SlackApiServer, StoredMessage, UploadedFile } from './slack-server';
 
-// Reports in Slack (issue 16): asked for by command or by schedule, followed by the AssetReport
+// Reports in Slack: asked for by command or by schedule, followed by the AssetReport
 // push (or E22 when polling), the PDF uploaded with files.uploadV2 into the thread of the message.
 const botToken = fakeSlackToken('b');
 const signingSecret = `sign-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;

@@ -10,7 +10,7 @@ import { shutdown, type SimAsset, startAppFor, startBotWithApp, topMessagesOf } 
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
 import { type FunctionDefinition, SlackApiServer, type StepRun } from './slack-server';
 
-// The Workflow Builder steps (issue 30) run as Slack runs them: a signed function_executed event
+// The Workflow Builder steps run as Slack runs them: a signed function_executed event
 // to the real Bolt app, which acknowledges it and completes the step with functions.completeSuccess
 // or functions.completeError, each checked against the step's definition in the manifest.
 const manifest = parse(

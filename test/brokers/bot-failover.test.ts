@@ -1,4 +1,4 @@
-// Bot replicas on one PostgreSQL reading the push channel from a real Mosquitto 2.0 (issue 26): every replica
+// Bot replicas on one PostgreSQL reading the push channel from a real Mosquitto 2.0: every replica
 // connects with the same MQTT client id and a persistent session, so what the broker receives while no
 // replica is connected waits for the next leader, and a leader that steps down leaves at once.
 import { drain } from '../bot/leader';

@@ -60,7 +60,7 @@ export type CommandResult =
 	| { kind: 'find'; query: string; matches: AssetRef[]; more: boolean }
 	/** A chart was drawn (and uploaded where there is a channel). */
 	| Extract<TrendAnswer, { kind: 'trend' }>
-	/** A report was requested: the PDF follows in the thread of the message it posted (issue 16). */
+	/** A report was requested: the PDF follows in the thread of the message it posted. */
 	| {
 			kind: 'report_started';
 			reportId: number;

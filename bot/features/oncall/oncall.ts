@@ -152,7 +152,7 @@ export class OnCall {
 
 	/**
 	 * Takes alerts for `userId`, deciding in one transaction, so people acting at the same moment on two replicas end
-	 * as if one acted after the other (docs/assumptions.md, Issue 26 (Slack once)): `acknowledge` takes only what
+	 * as if one acted after the other (docs/assumptions.md, the section on Slack payloads acting once): `acknowledge` takes only what
 	 * nobody else holds (an alert someone took before, a moment before included, stays with them, and the answer
 	 * names them); `take-over` takes it from whoever holds it. Every message showing a changed alert is updated
 	 * through the leader's outbox.

@@ -254,9 +254,9 @@ class Polling implements PollSource {
 	/**
 	 * The time since which every drive's CBM was read in this run (set-aside drives aside), or
 	 * undefined while some drive was not read yet. That is the persisted CBM watermark: after a
-	 * restart a drive not yet read is due a CBM interval after it. Written after each pass, it
-	 * made every drive not yet read wait a whole interval after the latest pass, so the first
-	 * round stopped after its first slice (B47).
+	 * restart a drive not yet read is due a CBM interval after it. It is written only once every
+	 * drive was read: written after each pass, it would make every drive not yet read wait a whole
+	 * interval after the latest pass, and the first round would stop after its first slice (B47).
 	 */
 	private cbmRoundSince(drives: readonly AssetListItem[], now: number): number | undefined {
 		let oldest = now;

@@ -111,7 +111,7 @@ export async function startPushSource(
 		password: settings.password,
 		topic: settings.topic,
 		addressTemplate: settings.addressTemplate,
-		// Replicas (issue 26): one client id for the whole installation and a persistent session, so what
+		// Replicas: one client id for the whole installation and a persistent session, so what
 		// arrives while the leader changes waits at the broker for the next leader, which takes the session over.
 		clientId: botClientId(settings.userName),
 		persistentSession: true,
