@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { sourceGauges, sourcesReadiness } from '../leader/sources/status';
 import { trackOutbox, trackSources } from '../ops/metrics';
 import { databaseCheck, leadershipCheck, Readiness } from '../ops/readiness';

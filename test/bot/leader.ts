@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Test helpers that make the leader's work happen now, and fail (rather than do nothing) when it cannot: a test that
 // waits for the outbox or runs a poll pass must not pass because the bot was not leading. Only tests use them.
 import { setTimeout as sleep } from 'node:timers/promises';

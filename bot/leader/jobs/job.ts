@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 /** A leader's job: started when this replica starts to lead, stopped when it stops. */
 export interface Job {
 	/** No run starts any more; resolves once the run under way (if any) has ended. */
