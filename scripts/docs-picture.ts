@@ -10,10 +10,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AlertRecord } from '../bot/alerts/model';
+import type { AlertRecord } from '../bot/kernel/alert';
 import { alertMessage } from '../bot/blocks/alert';
-import type { Block } from '../bot/blocks/kit';
 import { seedFleet } from '../simulator/fleet/seed';
+import type { Block } from '../bot/kernel/message';
 
 const root = join(__dirname, '..');
 const out = join(root, 'docs', 'images');

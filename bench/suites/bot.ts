@@ -7,23 +7,26 @@
 // crash run's duplicate and loss counts (must be 0 and 0), and memory with a 10,000-asset fleet
 // (baseline: the raw asset lists alone).
 // Reproduce: `npm run bench -- bot` (results in bench/results/latest.md).
+import { drain, pollOnce } from '../../test/bot/leader';
 import type { App } from '@slack/bolt';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { AlertRecord } from '../../bot/alerts/model';
-import { Dispatcher } from '../../bot/alerts/dispatcher';
+import type { AlertRecord } from '../../bot/kernel/alert';
+import { Dispatcher } from '../../bot/leader/outbox/dispatcher';
 import { parseConfig } from '../../bot/config/load';
 import { createLogger } from '../../bot/log';
 import { createPlatformClient } from '../../bot/platform/client';
 import { ensurePushUser } from '../../bot/platform/push-user';
-import { type Bot, startBot } from '../../bot/runtime';
+import { type Bot, startBot } from '../../bot/app/start';
 import { createSlackApp } from '../../bot/slack/app';
-import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
+import { createNotifierClient, SlackNotifier } from '../../bot/slack/notifier';
 import { openDatabase } from '../../bot/state/open';
-import { StateStore } from '../../bot/state/store';
+import { BOT_SCHEMA } from '../../bot/app/schema';
+import { alertState } from '../../bot/features/alerts/state';
+import { SqlScope } from '../../bot/state/scope';
 import { createPushReceiver } from '../../shared/push';
 import { startSimulator, type Simulator } from '../../simulator';
 import { runCrashScenario } from '../../test/bot/crash-run';
@@ -83,10 +86,10 @@ async function commands(): Promise<Figure[]> {
 	const bot = await startBot({
 		config,
 		platform,
-		sink: new SlackNoticeSink(createAlertClient(token, slack.apiUrl), config.timeZone),
+		notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), config.timeZone),
 		logger,
 	});
-	await bot.poll?.pollOnce();
+	await pollOnce(bot);
 	sim.faults.set({ latencyMs: LATENCY_MS });
 	const app: App = createSlackApp({
 		botToken: token,
@@ -184,7 +187,7 @@ async function alertsAndStorm(): Promise<Figure[]> {
 	const bot: Bot = await startBot({
 		config,
 		platform: createPlatformClient(credentials(sim, botOrg), logger),
-		sink: new SlackNoticeSink(createAlertClient(token, slack.apiUrl), config.timeZone),
+		notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), config.timeZone),
 		logger,
 		push: [botPush],
 	});
@@ -216,7 +219,7 @@ async function alertsAndStorm(): Promise<Figure[]> {
 	await bare.close();
 
 	// The storm: 1,000 faults within a minute (here as fast as the platform raises them).
-	await bot.dispatcher.drain(30_000);
+	await drain(bot, 30_000);
 	const postsBefore = slack.posts().length;
 	const limitedBefore = slack.rateLimited;
 	const stormStart = performance.now();
@@ -244,10 +247,10 @@ async function alertsAndStorm(): Promise<Figure[]> {
 	await bot.stop();
 
 	// Baseline: the same dispatcher and Slack server, storm control off: one message per alert.
-	const store = StateStore.over(await openDatabase({ stateFile: ':memory:' }));
+	const store = alertState(SqlScope.of(await openDatabase({ stateFile: ':memory:' }, BOT_SCHEMA)));
 	const naive = new Dispatcher(
 		store,
-		new SlackNoticeSink(createAlertClient(token, slack.apiUrl), '+08:00'),
+		{ notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), '+08:00') },
 		{ postsPerSecond: 1, stormPerMinute: 1e9, digestBacklog: 1e9, logger },
 	);
 	const sample = slack.posts().find((m) => !m.threadTs && m.text.startsWith('Fault'));
@@ -263,18 +266,18 @@ async function alertsAndStorm(): Promise<Figure[]> {
 		hasLogger: false,
 	};
 	const naiveStart = performance.now();
-	await store.transaction(async (tx) => {
+	await store.scope.transaction(async (scope) => {
 		for (let i = 0; i < NAIVE_SAMPLE; i++)
-			await tx.enqueue('#naive', {
+			await alertState(scope).outbox.enqueue('#naive', {
 				kind: 'alert',
 				alert: { ...alert, key: `n${i}`, eventId: `n${i}` },
 			});
 	});
 	naive.kick();
-	await naive.drain(60_000);
+	await drain({ dispatcher: naive, state: store }, 60_000);
 	const naivePerAlert = (performance.now() - naiveStart) / NAIVE_SAMPLE;
 	await naive.stop();
-	await store.close();
+	await store.scope.database.close();
 	await slack.close();
 	await sim.close();
 
@@ -342,7 +345,7 @@ async function reminders(): Promise<Figure[]> {
 	const bot = await startBot({
 		config,
 		platform: createPlatformClient(credentials(sim), logger),
-		sink: new SlackNoticeSink(createAlertClient(token, slack.apiUrl), config.timeZone),
+		notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), config.timeZone),
 		logger,
 	});
 	const drives = sim.fleet.assets().filter((a) => a.assetType === 'Drive' && a.level !== 'expired');
@@ -351,7 +354,7 @@ async function reminders(): Promise<Figure[]> {
 	for (let i = 0; i < REMINDERS; i++) {
 		const raisedAt = Date.now();
 		const event = sim.control.raiseEvent(drives[i % drives.length].id, { eventType: 'Fault' });
-		await bot.poll?.pollOnce();
+		await pollOnce(bot);
 		const message = () =>
 			slack
 				.posts()
@@ -439,7 +442,7 @@ async function memory(): Promise<Figure[]> {
 	const bot = await startBot({
 		config,
 		platform: vendor,
-		sink: new SlackNoticeSink(createAlertClient(token, slack.apiUrl), config.timeZone),
+		notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), config.timeZone),
 		logger,
 		push: [push],
 	});

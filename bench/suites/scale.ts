@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-// Fleet scale (issue 17): the bot as `npm start` runs it, in a process of its own, against the
+// Fleet scale: the bot as `npm start` runs it, in a process of its own, against the
 // simulator in another process (bench/scale/sim-child.ts) and our Slack stand-in in this one.
 // Memory is the bot process's RSS against a bare Node process's RSS of the same run; what the
 // bot asked and when comes from the platform's own request log.
@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../../bot/log';
-import { BOT_NODE_FLAGS } from '../../bot/node-flags';
+import { BOT_NODE_FLAGS } from '../../bot/cli/node-flags';
 import { createPlatformClient } from '../../bot/platform/client';
 import { ensurePushUser } from '../../bot/platform/push-user';
 import type { SimulatorInfo } from '../../simulator';
@@ -608,7 +608,7 @@ async function pushPhase(bareRss: number, slack: SlackApiServer, token: string):
 	const peak = Math.max(...run.samples.map(([, r]) => r));
 	const p95 = percentile(run.latencies, 95);
 	const label = `push, ${PUSH_ASSETS.toLocaleString('en-US')} assets, CP ${CP_ID} user + EU ${run.euOrgId} user (${run.directoryAssets} assets in the bot's directory)`;
-	// Issue 17's targets: < 150 MiB at 10,000 assets, < 300 MiB at 100,000.
+	// The targets: < 150 MiB at 10,000 assets, < 300 MiB at 100,000.
 	const pushRssTargetMiB = PUSH_ASSETS <= 10_000 ? 150 : 300;
 	return [
 		{

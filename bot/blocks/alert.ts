@@ -1,17 +1,7 @@
-import type { AlertRecord } from '../alerts/model';
+import type { AlertRecord } from '../kernel/alert';
 import { assetLine, formatTime, severityEmoji, truncate, workStatusLabel } from '../render/format';
-import {
-	actions,
-	type Block,
-	button,
-	context,
-	esc,
-	fields,
-	header,
-	linkButton,
-	section,
-	type SlackMessage,
-} from './kit';
+import { actions, button, context, esc, fields, header, linkButton, section } from './kit';
+import type { Block, SlackMessage } from '../kernel/message';
 
 export const DETAILS_ACTION = 'asset_details';
 /** Acknowledge (or take over) the alerts whose keys the value lists. */

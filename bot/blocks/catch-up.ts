@@ -1,7 +1,8 @@
-import type { CatchUpSummary } from '../alerts/model';
+import type { CatchUpSummary } from '../kernel/alert';
 import { formatTime } from '../render/format';
 import { alertLine } from './alert';
-import { context, header, section, sectionsOf, type SlackMessage } from './kit';
+import { context, header, section, sectionsOf } from './kit';
+import type { SlackMessage } from '../kernel/message';
 
 /** Lines listed in a catch-up message; the rest are counted (the message must stay one message). */
 export const CATCH_UP_LISTED = 35;

@@ -1,6 +1,7 @@
-import type { CbmAlert } from '../alerts/model';
+import type { CbmAlert } from '../kernel/alert';
 import { assetLine, cbmEmoji, sparkline } from '../render/format';
-import { context, esc, fields, header, section, sectionsOf, type SlackMessage } from './kit';
+import { context, esc, fields, header, section, sectionsOf } from './kit';
+import type { SlackMessage } from '../kernel/message';
 
 export function predictedDates(
 	unit: Pick<CbmAlert, 'predictedNoPlanDate' | 'predictedStartPlanDate' | 'predictedRunPlanDate'>,

@@ -1,7 +1,6 @@
-import type { SourceStatus } from '../alerts/sources/poll';
-import type { AssetRef } from '../alerts/model';
-import type { AssetStatus, CbmSection, CommandResult } from '../commands/model';
-import type { Silence } from '../oncall/state';
+import type { AssetRef } from '../kernel/alert';
+import type { AssetStatus, CbmSection, CommandResult } from '../features/commands/model';
+import type { Silence } from '../features/oncall/store';
 import type { PlatformEvent } from '../platform/types';
 import {
 	assetLine,
@@ -19,7 +18,6 @@ import { signalBlocks, trendAnswer } from './trend';
 import {
 	actions,
 	button,
-	type Block,
 	context,
 	divider,
 	esc,
@@ -27,10 +25,11 @@ import {
 	header,
 	LIMITS,
 	section,
-	type SlackMessage,
 	table,
 	withTable,
 } from './kit';
+import type { SourceStatus } from '../kernel/source-status';
+import type { Block, SlackMessage } from '../kernel/message';
 
 /** The subcommands, in help order: the `help` answer and docs/reference/bot-commands.md are both built from this list. */
 export const SUBCOMMANDS: readonly { usage: string; meaning: string }[] = [

@@ -1,6 +1,7 @@
-import { durationText, type Outage, stillOffline } from '../connectivity/model';
+import { durationText, type Outage, stillOffline } from '../kernel/outage';
 import { assetLine, formatTime } from '../render/format';
-import { context, esc, header, sectionsOf, type SlackMessage } from './kit';
+import { context, esc, header, sectionsOf } from './kit';
+import type { SlackMessage } from '../kernel/message';
 
 function scopeLabel(outage: Outage): string {
 	return outage.scope

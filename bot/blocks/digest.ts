@@ -1,6 +1,7 @@
-import type { AlertRecord } from '../alerts/model';
+import type { AlertRecord } from '../kernel/alert';
 import { ALERT_LINE_MAX, alertLine } from './alert';
-import { context, header, sectionsOf, type SlackMessage } from './kit';
+import { context, header, sectionsOf } from './kit';
+import type { SlackMessage } from '../kernel/message';
 
 /** Header, context and room to spare under the 50-block limit. */
 const MAX_SECTIONS = 45;

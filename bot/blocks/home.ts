@@ -1,7 +1,8 @@
-import type { FleetGlance } from '../home/service';
+import type { FleetGlance } from '../features/home/service';
 import { assetLine, cbmEmoji, formatTime } from '../render/format';
 import { linkText } from './links';
-import { type Block, context, divider, esc, header, section, sectionsOf } from './kit';
+import { context, divider, esc, header, section, sectionsOf } from './kit';
+import type { Block } from '../kernel/message';
 
 /** Slack's Home tab holds up to 100 blocks; each list here is capped well inside. */
 const MAX_LINES = 40;

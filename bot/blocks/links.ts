@@ -1,6 +1,7 @@
-import type { AssetLink } from '../connectivity/tracker';
+import type { AssetLink } from '../features/connectivity/tracker';
 import { formatTime } from '../render/format';
-import { type Block, esc, section } from './kit';
+import { esc, section } from './kit';
+import type { Block } from '../kernel/message';
 
 /** `:red_circle: offline since …`, as `/drive status` and the App Home show an asset's link. */
 export function linkText(link: AssetLink, timeZone: string): string {

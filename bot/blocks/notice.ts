@@ -1,11 +1,11 @@
-import type { Notice } from '../alerts/sink';
+import type { Notice } from '../kernel/notice';
 import { alertMessage, reminderReply, resolvedReply } from './alert';
 import { cbmDigestMessage, cbmMessage, cbmRecoveredReply } from './cbm';
 import { connectivityBackReply, connectivityMessage } from './connectivity';
 import { catchUpMessage, sourceLagMessage } from './catch-up';
 import { digestMessage } from './digest';
-import type { SlackMessage } from './kit';
 import { silenceSummaryMessage } from './silence';
+import type { SlackMessage } from '../kernel/message';
 
 export function noticeMessage(notice: Notice, timeZone: string): SlackMessage {
 	switch (notice.kind) {

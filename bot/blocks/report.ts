@@ -1,16 +1,6 @@
-import { context, esc, section, type SlackMessage } from './kit';
-
-/** What a report message says about its report (persisted with the job). */
-export interface ReportView {
-	reportId: number;
-	title: string;
-	/** `drive report of Pump 3 (SN)` or `fleet report of group Line 3 (12 assets)`. */
-	what: string;
-	startDate: string;
-	endDate: string;
-	requestedBy?: string;
-	schedule?: string;
-}
+import type { ReportMessages, ReportView } from '../features/reports/service';
+import { context, esc, section } from './kit';
+import type { SlackMessage } from '../kernel/message';
 
 function byLine(view: ReportView): string {
 	const who = view.schedule
@@ -55,3 +45,10 @@ export function reportFailedMessage(view: ReportView, reason: string): SlackMess
 	const text = `:x: “${view.title}”, ${view.what}: the platform could not make it. ${reason}`;
 	return { text, blocks: [section(esc(text)), context(byLine(view))] };
 }
+
+/** The report service's messages, as they look in Slack. */
+export const reportMessages: ReportMessages = {
+	creating: reportCreatingMessage,
+	ready: reportReadyMessage,
+	failed: reportFailedMessage,
+};

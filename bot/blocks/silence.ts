@@ -1,7 +1,8 @@
-import type { SilenceSummary } from '../alerts/model';
+import type { SilenceSummary } from '../kernel/alert';
 import { formatTime } from '../render/format';
 import { ALERT_LINE_MAX, alertLine } from './alert';
-import { context, esc, header, section, sectionsOf, type SlackMessage } from './kit';
+import { context, esc, header, section, sectionsOf } from './kit';
+import type { SlackMessage } from '../kernel/message';
 
 /** Header, intro, context and room to spare under the 50-block limit. */
 const MAX_SECTIONS = 44;

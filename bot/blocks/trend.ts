@@ -1,7 +1,8 @@
-import type { LatestValue } from '../charts/signals';
-import type { TrendAnswer } from '../charts/trend';
+import type { LatestValue } from '../features/charts/signals';
+import type { TrendAnswer } from '../features/charts/trend';
 import { assetLine, formatTime } from '../render/format';
-import { type Block, context, esc, fields, lineChart, section, type SlackMessage } from './kit';
+import { context, esc, fields, lineChart, section } from './kit';
+import type { Block, SlackMessage } from '../kernel/message';
 
 function number(value: number | undefined, unit: string): string {
 	return value === undefined ? '-' : `${Math.round(value * 100) / 100}${unit ? ` ${unit}` : ''}`;

@@ -158,8 +158,8 @@ function leaderTimingsProblem(env: BotEnv): string | undefined {
 }
 
 /**
- * The replicas' lease timings the environment asks for (issue 26), as startLeadership takes them; undefined: the
- * defaults of bot/state/leadership.ts (a 10 s lease renewed every 2 s). The margin is 30% of the lease and a standby
+ * The replicas' lease timings the environment asks for, as startLeadership takes them; undefined: the
+ * defaults of bot/cluster/leadership.ts (a 10 s lease renewed every 2 s). The margin is 30% of the lease and a standby
  * tries to lead every half renewal interval, the proportions of the defaults.
  */
 export function leaderTimingsOf(

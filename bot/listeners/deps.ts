@@ -1,11 +1,12 @@
-import type { CommandHandler } from '../commands/handler';
+import type { CommandHandler } from '../features/commands/handler';
 import type { BotConfig } from '../config/schema';
-import type { HomeService } from '../home/service';
+import type { HomeService } from '../features/home/service';
 import type { BotLogger } from '../log';
-import type { OnCall } from '../oncall';
+import type { OnCall } from '../features/oncall/oncall';
 import type { AssetDirectory } from '../platform/directory';
-import type { ReportService } from '../reports/service';
-import type { StateStore } from '../state/store';
+import type { ReportService } from '../features/reports/service';
+import type { AlertStore } from '../features/alerts/store';
+import type { SqlDatabase } from '../state/sql';
 import type { StepLimits } from './functions/run';
 
 /** What every listener needs. */
@@ -20,7 +21,9 @@ export interface ListenerDeps {
 	/** The fleet's assets: the List open faults step checks a group's name against it. */
 	directory?: AssetDirectory;
 	/** The open alerts and their messages, read by the Workflow Builder steps. */
-	store?: StateStore;
+	alerts?: AlertStore;
+	/** Where Slack payloads are claimed, so each acts once across replicas (bot/cluster/slack-once.ts). */
+	database?: SqlDatabase;
 	/** Reports in Slack, for the Request report step. */
 	reports?: ReportService;
 	/** How long each Workflow Builder step may take (defaults: STEP_LIMITS). */

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { AllMiddlewareArgs, AnyMiddlewareArgs, App } from '@slack/bolt';
 import { errorText } from '../log';
-import { claimPayload, forgetOldPayloads, payloadKey, releasePayload } from '../state/slack-once';
+import { claimPayload, forgetOldPayloads, payloadKey, releasePayload } from '../cluster/slack-once';
 import type { ListenerDeps } from './deps';
 
 /** How often a replica forgets old claims, at most (lazily, on a payload it receives). */
@@ -17,18 +17,18 @@ function kindOf(body: Record<string, unknown>): string {
 }
 
 /**
- * Every Slack payload acts once (issue 26): commands, buttons, modals, shortcuts and events, over HTTP or Socket
+ * Every Slack payload acts once: commands, buttons, modals, shortcuts and events, over HTTP or Socket
  * Mode. The first replica to claim the payload's key in the shared store (Slack's event_id or trigger_id, else a
  * hash of the payload) acts on it; a copy that another replica, or this one, claimed already (a Slack retry, a
  * load balancer's second try, Socket Mode's redelivery) is acknowledged and nothing more. A listener that fails
  * frees the key again, so Slack's retry is acted on. Select-menu options are only read and need an answer of their
- * own: never claimed. Without a store (tests of the front alone), every payload is acted on.
+ * own: never claimed. Without a database (tests of the front alone), every payload is acted on.
  */
-export function registerOnce(app: App, { store, logger }: ListenerDeps): void {
-	if (!store) return;
+export function registerOnce(app: App, { database, logger }: ListenerDeps): void {
+	if (!database) return;
 	// Statements on the database itself, outside any transaction: answering Slack is no leader's duty, so the
 	// leader's fence does not apply, and a claim is one statement.
-	const db = store.database;
+	const db = database;
 	let forgotAt = 0;
 	const forgetLazily = () => {
 		if (Date.now() - forgotAt < FORGET_EVERY_MS) return;

@@ -1,5 +1,6 @@
-import { type SlackMessage, withoutCharts } from '../blocks/kit';
+import { withoutCharts } from '../blocks/kit';
 import { type BotLogger, errorText } from '../log';
+import type { SlackMessage } from '../kernel/message';
 
 /**
  * Sends an answer; when Slack refuses it and it holds a chart block, sends it again without the

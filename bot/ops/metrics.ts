@@ -136,7 +136,7 @@ export function collectProcessMetrics(): void {
 	collectDefaultMetrics({ register: registry });
 }
 
-/** One figure of the alert sources and the request budget (bot/alerts/sources/status.ts names them). */
+/** One figure of the alert sources and the request budget (bot/leader/sources/status.ts names them). */
 export interface SourceFigure {
 	name: string;
 	labels: Record<string, string>;
@@ -212,7 +212,7 @@ export function trackSources(provide: () => SourceFigure[]): () => void {
 	return () => void sourceProviders.splice(sourceProviders.indexOf(provide), 1);
 }
 
-/** What leadership reports (bot/state/leadership.ts); a test may count into its own. */
+/** What leadership reports (bot/cluster/leadership.ts); a test may count into its own. */
 export interface LeadershipMetrics {
 	/** This process leads (1) or not (0). */
 	setLeader(leading: boolean): void;

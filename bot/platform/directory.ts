@@ -1,6 +1,6 @@
 import { FleetDirectory, powerTrainsByMember } from '../../shared/fleet';
 import { mentions, resolveName } from '../../shared/resolve/match';
-import type { AssetRef } from '../alerts/model';
+import type { AssetRef } from '../kernel/alert';
 import type { BotLogger } from '../log';
 import { nearest } from './nearest';
 import type { AssetDetail, AssetListItem, DrivePlatform } from './types';

@@ -1,9 +1,9 @@
 import type { DriveMonitoringClient } from '../../shared';
-import type { PushSettings } from '../alerts/sources/push';
 import { ConfigError } from '../config/load';
 import type { BotConfig } from '../config/schema';
 import { type BotLogger, errorText } from '../log';
 import { createPlatformClient, type PlatformCredentials } from './client';
+import type { PushSettings } from '../config/push-settings';
 
 /**
  * The data-subscription user the bot receives with (E26 when the organization has none, then

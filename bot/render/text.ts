@@ -1,4 +1,4 @@
-import type { Block, SlackMessage } from '../blocks/kit';
+import type { Block, SlackMessage } from '../kernel/message';
 
 const EMOJI: Record<string, string> = {
 	red_circle: '🔴',

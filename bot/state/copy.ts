@@ -1,4 +1,4 @@
-import { MIGRATIONS } from './schema';
+import type { Schema } from './schema';
 import type { SqlDatabase, SqlExecutor, SqlValue } from './sql';
 
 /**
@@ -8,8 +8,8 @@ import type { SqlDatabase, SqlExecutor, SqlValue } from './sql';
 const NOT_COPIED = new Set(['leader_lease', 'slack_payloads']);
 
 /** Every table of the shared schema, in migration order, with whether it has an identity `id` column. */
-export function stateTables(): Array<{ table: string; identity: boolean }> {
-	return MIGRATIONS.flatMap((step) =>
+export function stateTables(schema: Schema): Array<{ table: string; identity: boolean }> {
+	return schema.migrations.flatMap((step) =>
 		step.ddl.flatMap((statement) => {
 			const match = /^\s*CREATE TABLE (\w+) \(([\s\S]*)\)\s*$/.exec(statement);
 			if (!match || NOT_COPIED.has(match[1])) return [];
@@ -61,8 +61,12 @@ async function copyTable(
  * watermarks, outbox, connectivity, reports) from one store into another, in one transaction on the target, so
  * a bot started on the target goes on exactly where the source stopped. The source must not be in use.
  */
-export async function copyState(source: SqlDatabase, target: SqlDatabase): Promise<CopyReport> {
-	const tables = stateTables();
+export async function copyState(
+	source: SqlDatabase,
+	target: SqlDatabase,
+	schema: Schema,
+): Promise<CopyReport> {
+	const tables = stateTables(schema);
 	const busy: string[] = [];
 	for (const { table } of tables)
 		if (await target.get(`SELECT 1 AS one FROM ${table} LIMIT 1`)) busy.push(table);

@@ -1,5 +1,6 @@
 import type { BotConfig } from '../config/schema';
 import type { DatabaseSettings } from './database-url';
+import type { Schema } from './schema';
 import type { SqlDatabase } from './sql';
 import { SqliteDatabase } from './sqlite';
 
@@ -9,14 +10,15 @@ import { SqliteDatabase } from './sqlite';
  */
 export async function openDatabase(
 	config: Pick<BotConfig, 'stateFile'>,
+	schema: Schema,
 	database?: DatabaseSettings,
 	warn?: (message: string) => void,
 ): Promise<SqlDatabase> {
-	if (!database) return SqliteDatabase.open(config.stateFile);
+	if (!database) return SqliteDatabase.open(config.stateFile, schema);
 	// Loaded only here: a bot on its SQLite file never loads the PostgreSQL driver.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { PostgresDatabase } = require('./postgres') as typeof import('./postgres');
-	return PostgresDatabase.open(database, { warn });
+	return PostgresDatabase.open(database, schema, { warn });
 }
 
 /** Where the state lives, for the start-up line and /readyz: never a password. */

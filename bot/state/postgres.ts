@@ -10,10 +10,10 @@ import {
 import type { DatabaseSettings } from './database-url';
 import { withoutPassword } from './database-url';
 import { DatabaseError } from './database-error';
-import { migrate } from './schema';
+import { migrate, type Schema } from './schema';
 import type { SqlDatabase, SqlExecutor, SqlRunResult, SqlValue } from './sql';
 
-/** The limits every call to PostgreSQL has (assumption B-PG1): none waits for ever. */
+/** The limits every call to PostgreSQL has: none waits for ever. */
 export const POSTGRES_LIMITS = {
 	/** Connecting (TCP, TLS, authentication). */
 	connectMs: 10_000,
@@ -114,7 +114,7 @@ export interface PostgresOptions {
 }
 
 /**
- * The bot's database shared by replicas (issue 26): a pool of connections to PostgreSQL. Transactions run
+ * The bot's database shared by replicas: a pool of connections to PostgreSQL. Transactions run
  * SERIALIZABLE, so two replicas acting on the same alert at the same moment end as if one acted after the
  * other; PostgreSQL aborts the one that would break that, and it runs again.
  */
@@ -122,7 +122,6 @@ export class PostgresDatabase implements SqlDatabase {
 	readonly dialect = 'postgres' as const;
 	private readonly pool: Pool;
 	private readonly executor: Executor;
-	private fence: ((tx: SqlExecutor) => Promise<void>) | undefined;
 	private closed = false;
 
 	private constructor(
@@ -150,6 +149,7 @@ export class PostgresDatabase implements SqlDatabase {
 	/** Connects, and brings the schema to the latest version (each step once, even when replicas start together). */
 	static async open(
 		settings: DatabaseSettings,
+		schema: Schema,
 		options: PostgresOptions = {},
 	): Promise<PostgresDatabase> {
 		const database = new PostgresDatabase(settings, options);
@@ -157,7 +157,7 @@ export class PostgresDatabase implements SqlDatabase {
 			await database.inTransaction('READ COMMITTED', async (tx) => {
 				// READ COMMITTED: after the lock, each statement sees what the replica that migrated first committed.
 				await tx.get('SELECT pg_advisory_xact_lock(?)', MIGRATION_LOCK);
-				await migrate(tx, 'postgres');
+				await migrate(tx, 'postgres', schema.migrations);
 			});
 			return database;
 		} catch (error) {
@@ -183,17 +183,10 @@ export class PostgresDatabase implements SqlDatabase {
 		return this.executor.run(sql, ...params);
 	}
 
-	setFence(check: ((tx: SqlExecutor) => Promise<void>) | undefined): void {
-		this.fence = check;
-	}
-
 	async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
 		for (let attempt = 1; ; attempt++) {
 			try {
-				return await this.inTransaction('SERIALIZABLE', async (tx) => {
-					if (this.fence) await this.fence(tx);
-					return work(tx);
-				});
+				return await this.inTransaction('SERIALIZABLE', work);
 			} catch (error) {
 				if (
 					!(error instanceof DatabaseError && error.code && RETRYABLE.has(error.code)) ||
@@ -230,8 +223,8 @@ export class PostgresDatabase implements SqlDatabase {
 			broken = error;
 		};
 		client.on('error', lost);
-		// BEGIN goes with the transaction's first statement when that one has no parameters (the fence's read of the
-		// lease): one round trip instead of two, in a simple query of two statements. Otherwise it goes on its own first.
+		// BEGIN goes with the transaction's first statement when that one has no parameters (a leader's fence reads
+		// the lease first): one round trip instead of two, in a simple query of two statements. Otherwise it goes on its own first.
 		let begin: string | undefined = `BEGIN ISOLATION LEVEL ${isolation}`;
 		const opened: Queryable = {
 			query: (async (sql: string, params?: unknown[]) => {

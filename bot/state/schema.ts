@@ -25,105 +25,26 @@ export function renderDdl(statement: string, dialect: Dialect): string {
 }
 
 /**
- * Every table of every bot module. The first four steps are the tables the SQLite release before versioning
- * made with CREATE TABLE IF NOT EXISTS, in their current shape (an id column where that release ordered by
- * rowid): the SQLite store brings such a file to step 4 and records it (bot/state/sqlite.ts).
+ * The bot's schema: every module's steps in one list, ordered by version. Each piece of state declares its own steps
+ * beside its store (bot/features/<feature>/migrations.ts, bot/cluster/migrations.ts); a version appears once.
  */
-export const MIGRATIONS: readonly Migration[] = [
-	{
-		version: 1,
-		description: 'alerts and their messages, CBM units, watermarks, outbox, channel ids, digests',
-		ddl: [
-			'CREATE TABLE events (key TEXT PRIMARY KEY, status TEXT NOT NULL, alert TEXT NOT NULL, updated_at BIGINT NOT NULL)',
-			// `id` keeps the order alerts joined a message (a drive and its motor may share one).
-			`CREATE TABLE event_messages (
-        id {{id}}, event_key TEXT NOT NULL, channel TEXT NOT NULL, channel_id TEXT NOT NULL, ts TEXT NOT NULL,
-        via TEXT NOT NULL, UNIQUE (event_key, channel))`,
-			'CREATE INDEX event_messages_message ON event_messages (channel_id, ts)',
-			'CREATE TABLE cbm_units (key TEXT PRIMARY KEY, status TEXT NOT NULL, unit TEXT NOT NULL, updated_at BIGINT NOT NULL)',
-			// Units first seen Yellow or Red during a first CBM round, in the order seen: one digest when it ends.
-			'CREATE TABLE cbm_first_round (id {{id}}, key TEXT NOT NULL UNIQUE)',
-			'CREATE TABLE cbm_messages (cbm_key TEXT NOT NULL, channel TEXT NOT NULL, ts TEXT NOT NULL, PRIMARY KEY (cbm_key, channel))',
-			'CREATE TABLE watermarks (name TEXT PRIMARY KEY, value TEXT NOT NULL)',
-			`CREATE TABLE outbox (
-        id {{id}}, channel TEXT NOT NULL, item TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
-        failed INTEGER NOT NULL DEFAULT 0, last_error TEXT, progress TEXT NOT NULL DEFAULT '{}', intent TEXT)`,
-			'CREATE INDEX outbox_channel ON outbox (channel, failed, id)',
-			'CREATE TABLE channel_ids (channel TEXT PRIMARY KEY, channel_id TEXT NOT NULL)',
-			`CREATE TABLE digests (
-        channel_id TEXT NOT NULL, ts TEXT NOT NULL, alert_keys TEXT NOT NULL, resolved_keys TEXT NOT NULL,
-        PRIMARY KEY (channel_id, ts))`,
-		],
-	},
-	{
-		version: 2,
-		description: 'on-call: acknowledgements, silences and what they held back, reminders sent',
-		ddl: [
-			'CREATE TABLE acks (event_key TEXT PRIMARY KEY, info TEXT NOT NULL)',
-			`CREATE TABLE silences (
-        id {{id}}, kind TEXT NOT NULL, value TEXT NOT NULL, label TEXT NOT NULL, from_ms BIGINT NOT NULL,
-        until_ms BIGINT NOT NULL, reason TEXT, created_by TEXT, ended INTEGER NOT NULL DEFAULT 0, ended_by TEXT)`,
-			`CREATE TABLE silenced_events (
-        silence_id BIGINT NOT NULL, event_key TEXT NOT NULL, channel TEXT NOT NULL,
-        PRIMARY KEY (silence_id, event_key, channel))`,
-			`CREATE TABLE reminders_sent (
-        event_key TEXT NOT NULL, channel TEXT NOT NULL, level TEXT NOT NULL, PRIMARY KEY (event_key, channel, level))`,
-		],
-	},
-	{
-		version: 3,
-		description: 'connectivity: last known link of each asset, outage messages',
-		ddl: [
-			`CREATE TABLE conn_assets (
-        asset_id BIGINT PRIMARY KEY, online INTEGER NOT NULL, since TEXT NOT NULL, last_seen TEXT NOT NULL,
-        asset TEXT NOT NULL, announced INTEGER NOT NULL DEFAULT 0, gateway TEXT)`,
-			// scope: organization/group or organization/plant
-			`CREATE TABLE conn_outages (
-        key TEXT PRIMARY KEY, channel TEXT NOT NULL, scope TEXT NOT NULL, opened_at TEXT NOT NULL,
-        open INTEGER NOT NULL, outage TEXT NOT NULL, returned TEXT NOT NULL DEFAULT '[]', dirty INTEGER NOT NULL DEFAULT 0)`,
-		],
-	},
-	{
-		version: 4,
-		description: 'reports: schedule occurrences claimed, report jobs in progress',
-		ddl: [
-			'CREATE TABLE report_schedules (key TEXT PRIMARY KEY, last_at BIGINT NOT NULL, claimed_at BIGINT, report_id BIGINT)',
-			'CREATE TABLE report_jobs (report_id BIGINT PRIMARY KEY, status TEXT NOT NULL, job TEXT NOT NULL, updated_at BIGINT NOT NULL)',
-		],
-	},
-	{
-		version: 5,
-		description: 'leader lease: one row whose epoch is the fencing token',
-		ddl: [
-			`CREATE TABLE leader_lease (
-        id INTEGER PRIMARY KEY CHECK (id = 1), epoch BIGINT NOT NULL, holder TEXT NOT NULL, acquired_at BIGINT NOT NULL)`,
-		],
-	},
-	{
-		version: 6,
-		description: 'Slack payloads already acted on, so a retry or a second replica acts once',
-		ddl: [
-			'CREATE TABLE slack_payloads (key TEXT PRIMARY KEY, seen_at BIGINT NOT NULL)',
-			'CREATE INDEX slack_payloads_seen ON slack_payloads (seen_at)',
-		],
-	},
-	{
-		version: 7,
-		description:
-			'leader lease with a time-to-live: when the leader last renewed it, and its session',
-		ddl: [
-			// renewed_at: the database's clock (ms), so replicas never compare their own clocks; holder_pid: the leader's
-			// session, which a replica ends when the lease is not renewed within its time-to-live (a frozen leader).
-			'ALTER TABLE leader_lease ADD COLUMN renewed_at BIGINT NOT NULL DEFAULT 0',
-			'ALTER TABLE leader_lease ADD COLUMN holder_pid INTEGER',
-		],
-	},
-];
+export interface Schema {
+	readonly migrations: readonly Migration[];
+	/** The version a database is at once every step is applied. */
+	readonly latest: number;
+}
 
-/** The last step a SQLite file of the release before versioning is brought to (its tables, no more). */
-export const UNVERSIONED_SQLITE_VERSION = 4;
-
-export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+/** One ordered list of the steps each module declares; refuses two steps of one version. */
+export function assembleSchema(...parts: ReadonlyArray<readonly Migration[]>): Schema {
+	const migrations = parts.flat().sort((a, b) => a.version - b.version);
+	migrations.forEach((m, i) => {
+		if (i > 0 && migrations[i - 1].version === m.version)
+			throw new Error(
+				`Two schema steps have version ${m.version} ("${migrations[i - 1].description}", "${m.description}"): give the new one the next free version.`,
+			);
+	});
+	return { migrations, latest: migrations.at(-1)?.version ?? 0 };
+}
 
 /** The applied steps, one row each; portable, so both stores create it the same way. */
 export const VERSION_TABLE_DDL =
@@ -139,10 +60,7 @@ export async function schemaVersion(tx: SqlExecutor): Promise<number> {
  * The steps after `current`, in order. A database newer than this program is refused: an older replica must not
  * write into a schema it does not know.
  */
-export function pendingMigrations(
-	current: number,
-	migrations: readonly Migration[] = MIGRATIONS,
-): Migration[] {
+export function pendingMigrations(current: number, migrations: readonly Migration[]): Migration[] {
 	const latest = migrations.reduce((max, m) => Math.max(max, m.version), 0);
 	if (current > latest) {
 		throw new Error(
@@ -175,7 +93,7 @@ export async function recordMigration(
 export async function migrate(
 	tx: SqlExecutor,
 	dialect: Dialect,
-	migrations: readonly Migration[] = MIGRATIONS,
+	migrations: readonly Migration[],
 ): Promise<number> {
 	await tx.run(VERSION_TABLE_DDL);
 	let version = await schemaVersion(tx);

@@ -1,7 +1,7 @@
 /**
  * The bot's database, whichever it is: node:sqlite in one process (the embedded default) or PostgreSQL
- * shared by replicas (issue 26). Every module of the bot reaches its tables through this interface and
- * writes SQL in the portable subset below, so one statement serves both stores.
+ * shared by replicas. Each store of the bot (bot/features/<feature>/store.ts, bot/cluster) reaches its tables
+ * through this interface and writes SQL in the portable subset below, so one statement serves both stores.
  *
  * Portable SQL (what both SQLite 3.45 and PostgreSQL 15 accept with the same meaning):
  * - `?` placeholders (the PostgreSQL store numbers them); values are strings, numbers or null;
@@ -10,7 +10,7 @@
  * - no `rowid`: order by a column of the table; booleans are INTEGER 0/1; times are INTEGER milliseconds or
  *   ISO 8601 TEXT;
  * - integers come back as JavaScript numbers in both stores (COUNT(*) included);
- * - DDL only in the versioned migrations (bot/state/schema.ts), never in a module.
+ * - DDL only in the versioned migrations, each beside its store (a feature's migrations.ts), never in a store.
  */
 export type SqlValue = string | number | null;
 
@@ -34,10 +34,5 @@ export interface SqlDatabase extends SqlExecutor {
 	 * serialization failure), so it makes database calls only: no Slack call, no platform request.
 	 */
 	transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
-	/**
-	 * A check run at the start of every transaction, inside it (the leader's fencing token, issue 26): when
-	 * it throws, the transaction changes nothing and the error reaches the caller.
-	 */
-	setFence(check: ((tx: SqlExecutor) => Promise<void>) | undefined): void;
 	close(): Promise<void>;
 }

@@ -2,16 +2,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import {
-	MIGRATIONS,
-	UNVERSIONED_SQLITE_VERSION,
+	type Migration,
+	type Schema,
 	VERSION_TABLE_DDL,
 	migrate,
 	recordMigration,
 	renderDdl,
 } from './schema';
 import type { SqlDatabase, SqlExecutor, SqlRunResult, SqlValue } from './sql';
-
-type Fence = (tx: SqlExecutor) => Promise<void>;
 
 /** Statements run at once on the connection: the transaction's executor, and the database's when none runs. */
 class Connection implements SqlExecutor {
@@ -55,7 +53,6 @@ export class SqliteDatabase implements SqlDatabase {
 	private queue: Promise<void> = Promise.resolve();
 	/** Settles when the running transaction ends; undefined when none runs. */
 	private running: Promise<void> | undefined;
-	private fence: Fence | undefined;
 
 	private constructor(file: string) {
 		const db = new DatabaseSync(file);
@@ -67,13 +64,13 @@ export class SqliteDatabase implements SqlDatabase {
 	}
 
 	/** Opens (or creates) the state file and brings its schema to the latest version. */
-	static async open(file: string): Promise<SqliteDatabase> {
+	static async open(file: string, schema: Schema): Promise<SqliteDatabase> {
 		const database = new SqliteDatabase(file);
 		let migrated = false;
 		try {
 			await database.transaction(async (tx) => {
-				if (await isUnversioned(tx)) await adoptUnversioned(tx);
-				await migrate(tx, 'sqlite');
+				if (await isUnversioned(tx)) await adoptUnversioned(tx, schema.migrations);
+				await migrate(tx, 'sqlite', schema.migrations);
 			});
 			migrated = true;
 			return database;
@@ -98,10 +95,6 @@ export class SqliteDatabase implements SqlDatabase {
 		return this.running
 			? this.afterTransaction(() => this.connection.run(sql, ...params))
 			: this.connection.run(sql, ...params);
-	}
-
-	setFence(check: Fence | undefined): void {
-		this.fence = check;
 	}
 
 	async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
@@ -129,12 +122,11 @@ export class SqliteDatabase implements SqlDatabase {
 		const db = this.connection.db;
 		db.exec('BEGIN IMMEDIATE');
 		try {
-			if (this.fence) await this.fence(this.connection);
 			const result = await work(this.connection);
 			db.exec('COMMIT');
 			return result;
 		} finally {
-			// Still open: the work, the fence or the commit failed.
+			// Still open: the work or the commit failed.
 			if (db.isTransaction) db.exec('ROLLBACK');
 		}
 	}
@@ -155,8 +147,11 @@ export class SqliteDatabase implements SqlDatabase {
 	}
 }
 
-/** Tables of steps 1 to UNVERSIONED_SQLITE_VERSION: what the release before versioning made. */
-const UNVERSIONED_STEPS = MIGRATIONS.filter((m) => m.version <= UNVERSIONED_SQLITE_VERSION);
+/**
+ * The last step a SQLite file of the release before versioning is brought to: steps 1 to 4 are the tables that
+ * release made with CREATE TABLE IF NOT EXISTS, in their current shape (an id column where it ordered by rowid).
+ */
+export const UNVERSIONED_SQLITE_VERSION = 4;
 
 /** A file the release before versioning wrote: its tables, and no schema_version. */
 async function isUnversioned(tx: SqlExecutor): Promise<boolean> {
@@ -186,7 +181,8 @@ const ORDERED_BY_ROWID: ReadonlyArray<[table: string, columns: string]> = [
  * outbox columns it added later are added, and the tables it ordered by rowid are copied, in that order, into
  * their new shape.
  */
-async function adoptUnversioned(tx: SqlExecutor): Promise<void> {
+async function adoptUnversioned(tx: SqlExecutor, migrations: readonly Migration[]): Promise<void> {
+	const steps = migrations.filter((m) => m.version <= UNVERSIONED_SQLITE_VERSION);
 	const rebuilt: Array<[table: string, columns: string]> = [];
 	for (const [table, columns] of ORDERED_BY_ROWID) {
 		const existing = await columnsOf(tx, table);
@@ -194,7 +190,7 @@ async function adoptUnversioned(tx: SqlExecutor): Promise<void> {
 		await tx.run(`ALTER TABLE ${table} RENAME TO ${table}_unversioned`);
 		rebuilt.push([table, columns]);
 	}
-	for (const step of UNVERSIONED_STEPS) {
+	for (const step of steps) {
 		for (const statement of step.ddl)
 			await tx.run(
 				renderDdl(statement, 'sqlite').replace(
@@ -214,5 +210,5 @@ async function adoptUnversioned(tx: SqlExecutor): Promise<void> {
 		await tx.run("ALTER TABLE outbox ADD COLUMN progress TEXT NOT NULL DEFAULT '{}'");
 	if (!outbox.has('intent')) await tx.run('ALTER TABLE outbox ADD COLUMN intent TEXT');
 	await tx.run(VERSION_TABLE_DDL);
-	for (const step of UNVERSIONED_STEPS) await recordMigration(tx, step);
+	for (const step of steps) await recordMigration(tx, step);
 }

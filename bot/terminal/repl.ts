@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { createInterface } from 'node:readline';
 import { commandMessage } from '../blocks/command';
-import type { CommandHandler } from '../commands/handler';
+import type { CommandHandler } from '../features/commands/handler';
 import { messageToText } from '../render/text';
 
 export interface ReplOptions {

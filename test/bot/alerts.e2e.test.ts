@@ -1,6 +1,6 @@
-import type { PushSettings } from '../../bot/alerts/sources/push';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
+import { drain, failedCalls } from './leader';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
 import {
 	cbmDrive,
@@ -11,6 +11,7 @@ import {
 	topMessagesOf,
 } from './harness';
 import { SlackApiServer } from './slack-server';
+import type { PushSettings } from '../../bot/config/push-settings';
 
 const botToken = fakeSlackToken('b');
 const { logger, lines } = capturingLogger();
@@ -90,7 +91,7 @@ test('a fault raised in the platform reaches Slack through the push channel as o
 		'asset_details',
 	])
 		expect(json).toContain(part);
-	await bot.dispatcher.drain(5000);
+	await drain(bot, 5000);
 	expect(messagesOf(event.id)).toHaveLength(1);
 });
 
@@ -135,7 +136,7 @@ test('a restart in the middle neither duplicates nor drops: events while down ar
 	);
 	const [first] = messagesOf(before.id);
 	await waitFor('the close while down', () => first.updates > 0);
-	await bot.dispatcher.drain(5000);
+	await drain(bot, 5000);
 	expect(messagesOf(whileDown.id)).toEqual([message]);
 	expect(messagesOf(before.id)).toEqual([first]);
 	// Nothing already posted was posted again by the restart.
@@ -180,7 +181,7 @@ test('a storm of 1,000 faults ends with every fault in a message or a digest, wi
 		.filter((m) => !m.threadTs && m.text.startsWith('Alert digest')).length;
 	expect(stormPosts).toBeLessThan(60);
 	expect(slack.problems).toEqual([]);
-	expect(await bot.store.failedCalls()).toEqual([]);
+	expect(await failedCalls(bot.database)).toEqual([]);
 }, 120_000);
 
 test('the bot token never appears in the logs', () => {

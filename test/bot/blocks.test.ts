@@ -1,5 +1,5 @@
-import type { AlertRecord } from '../../bot/alerts/model';
-import { routeAlert } from '../../bot/alerts/routing';
+import type { AlertRecord } from '../../bot/kernel/alert';
+import { routeAlert } from '../../bot/features/alerts/routing';
 import { alertMessage, reminderReply } from '../../bot/blocks/alert';
 import { silenceSummaryMessage } from '../../bot/blocks/silence';
 import { cbmMessage } from '../../bot/blocks/cbm';

@@ -1,11 +1,12 @@
+import { drain, pollOnce } from './leader';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { commandMessage } from '../../bot/blocks/command';
-import { renderSeriesChart } from '../../bot/charts/render';
+import { renderSeriesChart } from '../../bot/features/charts/render';
 import { messageToText } from '../../bot/render/text';
-import { textChart } from '../../bot/charts/text';
+import { textChart } from '../../bot/features/charts/text';
 import { createPlatformClient } from '../../bot/platform/client';
 import type { ParamSeries } from '../../bot/platform/types';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { ceilToSecond } from '../../shared/time';
 import type { Simulator } from '../../simulator';
 import { fakeSlackToken, waitFor } from './helpers';
@@ -13,7 +14,7 @@ import { cbmDrive, credentialsOf, startTestBot } from './harness';
 import { useFixture } from './use-fixture';
 import { blockKitProblems, type SlackApiServer, type UploadedFile } from './slack-server';
 
-// Signals and charts (issue 12, item 8): `/drive trend` posts a PNG drawn by chart.js with one
+// Signals and charts: `/drive trend` posts a PNG drawn by chart.js with one
 // point per platform point, a min-max band for aggregates and gaps where there is no value;
 // `/drive status` shows the latest values with units; CBM warnings carry the KPI chart.
 const botToken = fakeSlackToken('b');
@@ -179,10 +180,10 @@ test('a CBM warning carries its 30-day KPI chart in its thread', async () => {
 	const drive = cbmDrive(sim);
 	// A unit already Yellow at the first sighting goes into the start's CBM digest (B47); one that
 	// turns Yellow later gets its own message.
-	await bot.poll?.pollOnce(true);
+	await pollOnce(bot, true);
 	sim.control.setCbmUnit(drive.id, 'IGBT', 'Yellow');
-	await bot.poll?.pollOnce(true);
-	await bot.dispatcher.drain(10_000);
+	await pollOnce(bot, true);
+	await drain(bot, 10_000);
 	const message = await waitFor('the CBM message', () =>
 		slack.posts().find((m) => !m.threadTs && m.text.startsWith('CBM Yellow: IGBT')),
 	);

@@ -1,4 +1,4 @@
-import { connectivityPace, describePace } from '../../bot/connectivity/poll';
+import { connectivityPace, describePace } from '../../bot/leader/sources/connectivity-poll';
 
 // Connectivity by polling takes at most its share of the request budget (B70): a fleet the share
 // cannot read within the interval gets a longer round, and the bot says how late an outage shows.

@@ -1,3 +1,4 @@
+import { drain, pollOnce } from './leader';
 import { fakeSlackToken, waitFor } from './helpers';
 import { startTestBot } from './harness';
 import { useFixture } from './use-fixture';
@@ -26,8 +27,8 @@ test('E8 reads stay within the share, the round stretches to the fleet, and /dri
 		},
 	}));
 	// Alerts found by the first pass read their assets' details (E8 too, B48): counted from after them.
-	await bot.poll!.pollOnce();
-	await bot.dispatcher.drain(10_000);
+	await pollOnce(bot);
+	await drain(bot, 10_000);
 	const since = Date.now();
 	sim.requests.clear();
 	await waitFor('three connectivity reads', () => sim.requests.api('E8').length >= 3);

@@ -1,11 +1,12 @@
-import type { Bot } from '../../bot/runtime';
+import { drain, pollConnectivityOnce } from './leader';
+import type { Bot } from '../../bot/app/start';
 import type { Simulator } from '../../simulator';
 import { fakeSlackToken, waitFor } from './helpers';
 import { pushUserFor, type SimAsset, startTestBot } from './harness';
 import { useFixture } from './use-fixture';
 import type { SlackApiServer, StoredMessage } from './slack-server';
 
-// Connectivity (issue 16): a line's gateway with five drives goes offline and comes back. The bot
+// Connectivity: a line's gateway with five drives goes offline and comes back. The bot
 // must post one grouped message per route, update it on return and reply in its thread, from the
 // AssetState push and, without push, from E8's latest-data time.
 const botToken = fakeSlackToken('b');
@@ -52,7 +53,7 @@ async function expectGroupedOutageAndReturn(
 		const found = connectivityMessages(slack, line);
 		return found.length > 0 && line.every((a) => found[0].text.includes(a.serialNumber)) && found;
 	});
-	await bot().dispatcher.drain(5000);
+	await drain(bot(), 5000);
 	expect(connectivityMessages(slack, line)).toEqual([message]);
 	expect(JSON.stringify(message.blocks)).toContain('offline since');
 	expect(JSON.stringify(message.blocks)).toContain(
@@ -77,7 +78,7 @@ async function expectGroupedOutageAndReturn(
 		slack.posts().find((m) => m.threadTs === message.ts),
 	);
 	expect(reply.text).toContain('All 5 assets');
-	await bot().dispatcher.drain(5000);
+	await drain(bot(), 5000);
 	expect(connectivityMessages(slack, line)).toEqual([message]);
 	expect(slack.posts().filter((m) => m.threadTs === message.ts)).toHaveLength(1);
 	expect(slack.problems).toEqual([]);
@@ -138,7 +139,7 @@ describe('from E8 polling', () => {
 			});
 		const bot = () => f.bot as Bot;
 		f.bot = await start();
-		await bot().connectivityPoll?.pollOnce();
+		await pollConnectivityOnce(bot());
 		await expectGroupedOutageAndReturn(
 			slack,
 			bot,
@@ -147,14 +148,14 @@ describe('from E8 polling', () => {
 			async () => {
 				sim.control.setGatewayOnline(gateway, false);
 				sim.clock.advance(12 * 60_000);
-				await bot().connectivityPoll?.pollOnce();
+				await pollConnectivityOnce(bot());
 				await bot().stop();
 				f.bot = await start();
 			},
 			async () => {
 				sim.control.setGatewayOnline(gateway, true);
 				sim.clock.advance(2 * 60_000);
-				await bot().connectivityPoll?.pollOnce();
+				await pollConnectivityOnce(bot());
 			},
 		);
 	}, 60_000);
@@ -180,7 +181,7 @@ describe('unknown is not offline', () => {
 			config: { connectivity: { minOfflineMinutes: 5, pollIntervalMinutes: 5, channel: CHANNEL } },
 		});
 		const bot = f.bot;
-		await bot.connectivityPoll?.pollOnce();
+		await pollConnectivityOnce(bot);
 		expect((await bot.connectivity?.link(asset.id))?.state).toBe('online');
 		// From now on E8 cannot be read for it, and it really is offline: the bot must not guess.
 		sim.faults.add({
@@ -191,10 +192,10 @@ describe('unknown is not offline', () => {
 		sim.control.setOnline(asset.id, false);
 		for (let pass = 0; pass < 4; pass++) {
 			sim.clock.advance(6 * 60_000);
-			await bot.connectivityPoll?.pollOnce();
+			await pollConnectivityOnce(bot);
 		}
 		expect((await bot.connectivity?.link(asset.id))?.state).toBe('unknown');
-		await bot.dispatcher.drain(5000);
+		await drain(bot, 5000);
 		expect(slack.posts().filter((m) => m.text.includes(asset.serialNumber))).toEqual([]);
 		// The platform answers again (no pass since): status shows what the bot knows.
 		sim.faults.clear();
@@ -249,10 +250,10 @@ describe('groups of the same name in two organizations', () => {
 			if (groups.has(asset.groupId) && asset.assetType !== 'PowerTrain')
 				sim.control.setOnline(asset.id, true);
 		const assets = pair.map((p) => sim.fleet.assets().find((a) => a.id === p.id) as SimAsset);
-		await bot.connectivityPoll?.pollOnce();
+		await pollConnectivityOnce(bot);
 		for (const asset of assets) sim.control.setOnline(asset.id, false);
 		sim.clock.advance(12 * 60_000);
-		await bot.connectivityPoll?.pollOnce();
+		await pollConnectivityOnce(bot);
 		// Delivery is waited for, not timed: under a loaded CI machine the outbox took longer than a
 		// fixed drain. A timeout names what the bot knew of both assets, so a logic fault shows itself.
 		const known = async () =>
@@ -271,7 +272,7 @@ describe('groups of the same name in two organizations', () => {
 			(error: unknown) => error as Error,
 		);
 		expect(timedOut && `${timedOut.message}; the bot knew ${await known()}`).toBeUndefined();
-		expect(await bot.dispatcher.drain(20_000)).toBe(true);
+		await drain(bot, 20_000);
 		const messages = assets.map((asset) => connectivityMessages(slack, [asset]));
 		expect(messages.map((m) => m.length)).toEqual([1, 1]);
 		expect(messages[0][0].ts).not.toBe(messages[1][0].ts);

@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { METADATA_TYPE } from '../../bot/alerts/sink';
+import { METADATA_TYPE } from '../../bot/kernel/notice';
 import type { BotLogger } from '../../bot/log';
 import { type Simulator, startSimulator } from '../../simulator';
 import { credentialsOf, pushUserFor, type SimAsset } from './harness';

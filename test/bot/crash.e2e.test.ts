@@ -2,7 +2,7 @@
 import { runCrashScenario } from './crash-run';
 import { capturingLogger } from './helpers';
 
-// Exactly once in Slack across kill -9 (issue 12): at least 10 SIGKILLs at random instants, a
+// Exactly once in Slack across kill -9: at least 10 SIGKILLs at random instants, a
 // slow Slack (400 ms per answer), the same state file at every restart. Every fault must end in
 // exactly one message that shows its final state.
 const KILLS = 12;

@@ -1,11 +1,13 @@
-import { enqueueCbmDigestIfDue } from '../../bot/alerts/cbm-digest';
-import { Dispatcher } from '../../bot/alerts/dispatcher';
-import type { AlertRecord, CbmAlert } from '../../bot/alerts/model';
+import { enqueueCbmDigestIfDue } from '../../bot/leader/jobs/cbm-digest';
+import { Dispatcher } from '../../bot/leader/outbox/dispatcher';
+import type { AlertRecord, CbmAlert } from '../../bot/kernel/alert';
 import { parseConfig } from '../../bot/config/load';
-import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
+import { createNotifierClient, SlackNotifier } from '../../bot/slack/notifier';
 import { openTestDatabase } from './store-under-test';
-import { StateStore } from '../../bot/state/store';
+import { alertState } from '../../bot/features/alerts/state';
+import { SqlScope } from '../../bot/state/scope';
 import { capturingLogger, fakeSlackToken } from './helpers';
+import { drain } from './leader';
 import { SlackApiServer } from './slack-server';
 
 const token = fakeSlackToken('b');
@@ -36,21 +38,23 @@ beforeAll(async () => {
 afterAll(() => slack.close());
 
 test('a 429 makes only its channel wait for Retry-After; the other channel goes on and nothing is lost', async () => {
-	const store = StateStore.over(await openTestDatabase(':memory:'));
+	const store = alertState(SqlScope.of(await openTestDatabase(':memory:')));
 	const { logger, lines } = capturingLogger();
 	// Faster than Slack allows, so the server answers 429 and the dispatcher must wait it out.
 	const dispatcher = new Dispatcher(
 		store,
-		new SlackNoticeSink(createAlertClient(token, slack.apiUrl), 'UTC'),
+		{ notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC') },
 		{ postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger },
 	);
-	await store.transaction(async (tx) => {
-		for (let i = 0; i < 3; i++) await tx.enqueue('#busy', { kind: 'alert', alert: alert(i) });
-		await tx.enqueue('#quiet', { kind: 'alert', alert: alert(100) });
+	await store.scope.transaction(async (scope) => {
+		const tx = alertState(scope);
+		for (let i = 0; i < 3; i++)
+			await tx.outbox.enqueue('#busy', { kind: 'alert', alert: alert(i) });
+		await tx.outbox.enqueue('#quiet', { kind: 'alert', alert: alert(100) });
 	});
 	const started = Date.now();
 	dispatcher.kick();
-	expect(await dispatcher.drain(15_000)).toBe(true);
+	await drain({ dispatcher, state: store }, 15_000);
 	const quiet = slack.calls.find((c) => c.ok && c.body.channel === '#quiet');
 	const busy = slack.calls.filter((c) => c.ok && c.body.channel === '#busy');
 	expect(busy).toHaveLength(3);
@@ -61,33 +65,33 @@ test('a 429 makes only its channel wait for Retry-After; the other channel goes 
 	expect(busy[2].at - started).toBeGreaterThanOrEqual(1900);
 	expect(lines.some((l) => l.includes('#busy rate limited'))).toBe(true);
 	await dispatcher.stop();
-	await store.close();
+	await store.scope.database.close();
 });
 
 test('a post and an update whose answers were lost (the connection reset after Slack made them) are found in Slack, not made again', async () => {
-	const store = StateStore.over(await openTestDatabase(':memory:'));
+	const store = alertState(SqlScope.of(await openTestDatabase(':memory:')));
 	const { logger, lines } = capturingLogger();
 	const dispatcher = new Dispatcher(
 		store,
-		new SlackNoticeSink(createAlertClient(token, slack.apiUrl), 'UTC'),
+		{ notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC') },
 		{ postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger },
 	);
 	const open = alert(500);
-	await store.putEvent(open);
+	await store.alerts.putEvent(open);
 	slack.dropAnswerOfNext('chat.postMessage', 1);
-	await store.enqueue('#lossy', { kind: 'alert', alert: open });
+	await store.outbox.enqueue('#lossy', { kind: 'alert', alert: open });
 	dispatcher.kick();
-	expect(await dispatcher.drain(20_000)).toBe(true);
+	await drain({ dispatcher, state: store }, 20_000);
 	const channel = slack.channelId('#lossy');
 	const messages = slack.posts().filter((m) => m.channel === channel && !m.threadTs);
 	expect(messages).toHaveLength(1);
 
 	const closed: AlertRecord = { ...open, status: 'Close' };
-	await store.putEvent(closed);
+	await store.alerts.putEvent(closed);
 	slack.dropAnswerOfNext('chat.update', 1);
-	await store.enqueue('#lossy', { kind: 'resolve', alert: closed });
+	await store.outbox.enqueue('#lossy', { kind: 'resolve', alert: closed });
 	dispatcher.kick();
-	expect(await dispatcher.drain(20_000)).toBe(true);
+	await drain({ dispatcher, state: store }, 20_000);
 	const updates = slack.calls.filter(
 		(c) => c.method === 'chat.update' && c.body.ts === messages[0].ts,
 	);
@@ -99,45 +103,45 @@ test('a post and an update whose answers were lost (the connection reset after S
 		lines.filter((l) => l.includes('had reached Slack before the answer was lost')),
 	).toHaveLength(2);
 	await dispatcher.stop();
-	await store.close();
+	await store.scope.database.close();
 });
 
 test('refreshes of one alert queued before the dispatcher got to them make one update, drawn from the alert as it is last', async () => {
-	const store = StateStore.over(await openTestDatabase(':memory:'));
+	const store = alertState(SqlScope.of(await openTestDatabase(':memory:')));
 	const { logger } = capturingLogger();
 	const dispatcher = new Dispatcher(
 		store,
-		new SlackNoticeSink(createAlertClient(token, slack.apiUrl), 'UTC'),
+		{ notifier: new SlackNotifier(createNotifierClient(token, slack.apiUrl), 'UTC') },
 		{ postsPerSecond: 10, stormPerMinute: 1000, digestBacklog: 1000, logger },
 	);
 	const open = alert(700);
-	await store.putEvent(open);
-	await store.enqueue('#merge', { kind: 'alert', alert: open });
+	await store.alerts.putEvent(open);
+	await store.outbox.enqueue('#merge', { kind: 'alert', alert: open });
 	dispatcher.kick();
-	expect(await dispatcher.drain(20_000)).toBe(true);
+	await drain({ dispatcher, state: store }, 20_000);
 	const channel = slack.channelId('#merge');
 	const [message] = slack.posts().filter((m) => m.channel === channel && !m.threadTs);
 	// Two changes, each with its refresh, and another alert's refresh between them: none sent yet.
 	const other = alert(701);
-	await store.putEvent(other);
-	await store.putEvent({ ...open, content: 'Overcurrent, seen by the first' });
-	await store.enqueue('#merge', { kind: 'refresh', key: open.key });
-	await store.enqueue('#merge', { kind: 'refresh', key: other.key });
-	await store.putEvent({ ...open, content: 'Overcurrent, seen by the second' });
-	await store.enqueue('#merge', { kind: 'refresh', key: open.key });
+	await store.alerts.putEvent(other);
+	await store.alerts.putEvent({ ...open, content: 'Overcurrent, seen by the first' });
+	await store.outbox.enqueue('#merge', { kind: 'refresh', key: open.key });
+	await store.outbox.enqueue('#merge', { kind: 'refresh', key: other.key });
+	await store.alerts.putEvent({ ...open, content: 'Overcurrent, seen by the second' });
+	await store.outbox.enqueue('#merge', { kind: 'refresh', key: open.key });
 	dispatcher.kick();
-	expect(await dispatcher.drain(20_000)).toBe(true);
+	await drain({ dispatcher, state: store }, 20_000);
 	expect(
 		slack.calls.filter((c) => c.method === 'chat.update' && c.body.ts === message.ts),
 	).toHaveLength(1);
 	expect(JSON.stringify(message.blocks)).toContain('seen by the second');
-	expect(await store.pending('#merge', 10)).toEqual([]);
+	expect(await store.outbox.pending('#merge', 10)).toEqual([]);
 	await dispatcher.stop();
-	await store.close();
+	await store.scope.database.close();
 });
 
 test('the daily CBM digest is enqueued once per local day, after the configured time, per channel', async () => {
-	const store = StateStore.over(await openTestDatabase(':memory:'));
+	const store = alertState(SqlScope.of(await openTestDatabase(':memory:')));
 	const config = parseConfig({
 		timeZone: '+08:00',
 		cbm: { dailyDigestAt: '08:00' },
@@ -150,14 +154,14 @@ test('the daily CBM digest is enqueued once per local day, after the configured 
 		status,
 		kpis: [],
 	});
-	await store.putCbmStatus(unit('Red', 'Fan'));
-	await store.putCbmStatus(unit('Yellow', 'Capacitor'));
-	await store.putCbmStatus(unit('Good', 'IGBT'));
+	await store.cbm.putStatus(unit('Red', 'Fan'));
+	await store.cbm.putStatus(unit('Yellow', 'Capacitor'));
+	await store.cbm.putStatus(unit('Good', 'IGBT'));
 	expect(await enqueueCbmDigestIfDue(store, config, new Date('2026-11-20T23:59:00Z'))).toBe(false); // 07:59 local
 	expect(await enqueueCbmDigestIfDue(store, config, new Date('2026-11-21T00:01:00Z'))).toBe(true); // 08:01 local
 	expect(await enqueueCbmDigestIfDue(store, config, new Date('2026-11-21T09:00:00Z'))).toBe(false); // same local day
-	const red = (await store.pending('#red', 10)).map((c) => c.item);
-	const all = (await store.pending('#all', 10)).map((c) => c.item);
+	const red = (await store.outbox.pending('#red', 10)).map((c) => c.item);
+	const all = (await store.outbox.pending('#all', 10)).map((c) => c.item);
 	expect(red).toEqual([
 		{ kind: 'cbm_digest', day: '2026-11-21', units: [expect.objectContaining({ unit: 'Fan' })] },
 	]);
@@ -169,5 +173,5 @@ test('the daily CBM digest is enqueued once per local day, after the configured 
 		},
 	]);
 	expect(await enqueueCbmDigestIfDue(store, config, new Date('2026-11-22T00:30:00Z'))).toBe(true); // next local day
-	await store.close();
+	await store.scope.database.close();
 });

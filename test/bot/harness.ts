@@ -1,22 +1,22 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { DatabaseSettings } from '../../bot/state/database-url';
-import type { LeadershipTimings } from '../../bot/state/leadership';
+import type { LeadershipTimings } from '../../bot/cluster/leadership';
 import { databaseFor } from './store-under-test';
 import type { App } from '@slack/bolt';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseConfig } from '../../bot/config/load';
-import type { PushSettings } from '../../bot/alerts/sources/push';
 import type { StepLimits } from '../../bot/listeners/functions/run';
 import type { BotLogger } from '../../bot/log';
 import { createPlatformClient } from '../../bot/platform/client';
 import { ensurePushUser } from '../../bot/platform/push-user';
-import { type Bot, startBot } from '../../bot/runtime';
-import { createMessageClient, SlackMessageSink } from '../../bot/slack/messages';
+import { type Bot, startBot } from '../../bot/app/start';
+import { createPublisherClient, SlackPublisher } from '../../bot/slack/publisher';
 import { createSlackApp } from '../../bot/slack/app';
-import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
+import { createNotifierClient, SlackNotifier } from '../../bot/slack/notifier';
 import type { Simulator } from '../../simulator';
 import { SlackApiServer, type StoredMessage } from './slack-server';
+import type { PushSettings } from '../../bot/config/push-settings';
 
 export type SimAsset = ReturnType<Simulator['fleet']['assets']>[number];
 
@@ -92,15 +92,15 @@ export async function startTestBot(options: BotUnderTest): Promise<Bot> {
 	return startBot({
 		config,
 		platform: createPlatformClient(credentials, options.logger),
-		sink: new SlackNoticeSink(
-			createAlertClient(options.botToken, options.slackApiUrl),
+		notifier: new SlackNotifier(
+			createNotifierClient(options.botToken, options.slackApiUrl),
 			config.timeZone,
 		),
 		logger: options.logger,
 		push: options.push ? [options.push] : undefined,
 		digestIntervalMs: options.digestIntervalMs,
 		now: options.now,
-		messages: new SlackMessageSink(createMessageClient(options.botToken, options.slackApiUrl)),
+		publisher: new SlackPublisher(createPublisherClient(options.botToken, options.slackApiUrl)),
 		lenient: options.lenient,
 		database: options.database ?? (await databaseFor(options.stateFile)),
 		leadershipTimings: options.leadershipTimings,
@@ -133,7 +133,8 @@ export async function startAppFor(
 		config,
 		logger: options.logger,
 		oncall: bot.oncall,
-		store: bot.store,
+		alerts: bot.state.alerts,
+		database: bot.database,
 		reports: bot.reports,
 		directory: bot.directory,
 		stepLimits: options.stepLimits,

@@ -1,9 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { pollConnectivityOnce, pollOnce } from './leader';
 import type { App } from '@slack/bolt';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseConfig } from '../../bot/config/load';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { createSlackApp } from '../../bot/slack/app';
 import type { Simulator } from '../../simulator';
 import { fakeSlackToken, postToSlackApp, waitFor } from './helpers';
@@ -11,7 +12,7 @@ import { cbmDrive, startTestBot } from './harness';
 import { useFixture } from './use-fixture';
 import type { SlackApiServer } from './slack-server';
 
-// App Home (issue 12, item 9): opening the Home tab publishes the fleet at a glance, fresh.
+// App Home: opening the Home tab publishes the fleet at a glance, fresh.
 const botToken = fakeSlackToken('b');
 const signingSecret = `sign-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
 const f = useFixture(botToken, { push: false });
@@ -90,19 +91,19 @@ test('the Home tab shows open faults by group, CBM units Yellow or Red and offli
 	const detail = await bot.directory.detail(drive.id);
 	// The seeded history may hold faults of the last hour still open in this group (which ones
 	// depends on the time of day the test runs), so the raised fault is counted on top of them.
-	await bot.poll?.pollOnce(true);
+	await pollOnce(bot, true);
 	const before = openFaultsOf(await openHome('U0ALICE'), detail.assetGroup ?? '');
 	sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
 	sim.control.setCbmUnit(drive.id, 'Fan', 'Red');
-	await bot.poll?.pollOnce(true);
+	await pollOnce(bot, true);
 	const other =
 		sim.fleet
 			.assets()
 			.find((a) => a.assetType === 'Drive' && a.id !== drive.id && a.level !== 'expired') ?? drive;
-	await bot.connectivityPoll?.pollOnce();
+	await pollConnectivityOnce(bot);
 	sim.control.setGatewayOnline(other.id, false);
 	sim.clock.advance(15 * 60_000);
-	await bot.connectivityPoll?.pollOnce();
+	await pollConnectivityOnce(bot);
 	// A maintenance window set by command is listed with its reason.
 	const muted = await bot.commands.handle(`mute ${other.serialNumber} 2h gateway swap`, {
 		user: 'U0ALICE',

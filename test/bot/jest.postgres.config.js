@@ -20,7 +20,7 @@ module.exports = {
 		'database-url',
 		'postgres-outage',
 		'leader-env',
-		'fenced-sink',
+		'fenced-delivery',
 		// The test Slack server and the installation modules use no store.
 		'slack-workspaces',
 		'slack-oauth',

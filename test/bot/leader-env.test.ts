@@ -1,8 +1,8 @@
 import { leaderTimingsOf, readEnv } from '../../bot/config/env';
 import { ConfigError } from '../../bot/config/load';
-import { DEFAULT_LEADERSHIP_TIMINGS } from '../../bot/state/leadership';
+import { DEFAULT_LEADERSHIP_TIMINGS } from '../../bot/cluster/leadership';
 
-// The replicas' lease timings from the environment (issue 26): DRIVE_BOT_LEADER_LEASE_MS and DRIVE_BOT_LEADER_RENEW_MS.
+// The replicas' lease timings from the environment: DRIVE_BOT_LEADER_LEASE_MS and DRIVE_BOT_LEADER_RENEW_MS.
 describe('lease timings from the environment', () => {
 	test('unset: the defaults of leadership (10 s lease renewed every 2 s)', () => {
 		expect(leaderTimingsOf(readEnv({}))).toBeUndefined();

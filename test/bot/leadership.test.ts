@@ -1,14 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { BOT_SCHEMA } from '../../bot/app/schema';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { registry } from '../../bot/ops/metrics';
 import { databaseCheck, leadershipCheck, Readiness } from '../../bot/ops/readiness';
-import { type Leadership, startLeadership } from '../../bot/state/leadership';
-import { LATEST_VERSION } from '../../bot/state/schema';
+import { type Leadership, startLeadership } from '../../bot/cluster/leadership';
 import { databaseSettings } from '../../bot/state/database-url';
-import { FencedOut } from '../../bot/state/lease';
+import { FencedDatabase, FencedOut } from '../../bot/cluster/fence';
 import { PostgresDatabase } from '../../bot/state/postgres';
 import { migratePostgres, usePrivatePostgres } from '../helpers/postgres';
 
@@ -56,13 +56,16 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 		clients.push(client);
 		return client;
 	};
-	const stores: PostgresDatabase[] = [];
+	const stores: FencedDatabase[] = [];
 	/** The bot's PostgreSQL store, its transactions fenced by `leadership` (what the runtime wires). */
-	const fencedStore = async (leadership: Leadership): Promise<PostgresDatabase> => {
-		const db = await PostgresDatabase.open(
-			databaseSettings({ DRIVE_BOT_DATABASE_URL: server().url() })!,
+	const fencedStore = async (leadership: Leadership): Promise<FencedDatabase> => {
+		const db = new FencedDatabase(
+			await PostgresDatabase.open(
+				databaseSettings({ DRIVE_BOT_DATABASE_URL: server().url() })!,
+				BOT_SCHEMA,
+			),
 		);
-		db.setFence((tx) => leadership.fence(tx));
+		db.fenceWith((tx) => leadership.fence(tx));
 		stores.push(db);
 		return db;
 	};
@@ -317,17 +320,17 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 			}
 		};
 		const readiness = new Readiness();
-		readiness.register('database', databaseCheck(schemaVersion(server().url()), LATEST_VERSION));
+		readiness.register('database', databaseCheck(schemaVersion(server().url()), BOT_SCHEMA.latest));
 		let report = await readiness.evaluate();
 		expect(report.ready).toBe(true);
 		expect(report.checks.database.detail).toBe(
-			`database reachable, schema version ${LATEST_VERSION}`,
+			`database reachable, schema version ${BOT_SCHEMA.latest}`,
 		);
 
 		const admin = await connect();
 		await admin.query(
 			"INSERT INTO schema_version (version, description, applied_at) VALUES ($1, 'from a newer bot', 0)",
-			[LATEST_VERSION + 1],
+			[BOT_SCHEMA.latest + 1],
 		);
 		try {
 			report = await readiness.evaluate();
@@ -336,11 +339,11 @@ describe('leadership with a lease time-to-live and fencing (real PostgreSQL)', (
 				/^schema newer than this bot: the database is at version \d+, this bot knows \d+/,
 			);
 		} finally {
-			await admin.query('DELETE FROM schema_version WHERE version = $1', [LATEST_VERSION + 1]);
+			await admin.query('DELETE FROM schema_version WHERE version = $1', [BOT_SCHEMA.latest + 1]);
 		}
 
 		const unreachable = server().url().replace(`:${server().port}/`, ':1/');
-		readiness.register('database', databaseCheck(schemaVersion(unreachable), LATEST_VERSION));
+		readiness.register('database', databaseCheck(schemaVersion(unreachable), BOT_SCHEMA.latest));
 		report = await readiness.evaluate();
 		expect(report.ready).toBe(false);
 		expect(report.checks.database.detail).toMatch(/^database unreachable \(ECONNREFUSED\): /);

@@ -1,10 +1,9 @@
-import type { AlertRecord, AssetRef, CbmAlert } from '../../bot/alerts/model';
+import type { AlertRecord, AssetRef, CbmAlert } from '../../bot/kernel/alert';
 import { alertMessage, reminderReply, resolvedReply } from '../../bot/blocks/alert';
 import { cbmDigestMessage, cbmMessage, cbmRecoveredReply } from '../../bot/blocks/cbm';
 import { commandMessage } from '../../bot/blocks/command';
 import { digestMessage } from '../../bot/blocks/digest';
 import { homeView } from '../../bot/blocks/home';
-import type { SlackMessage } from '../../bot/blocks/kit';
 import {
 	reportCreatingMessage,
 	reportFailedMessage,
@@ -12,10 +11,11 @@ import {
 	reportStartedAnswer,
 } from '../../bot/blocks/report';
 import { silenceSummaryMessage } from '../../bot/blocks/silence';
-import type { AssetStatus, CommandResult } from '../../bot/commands/model';
+import type { AssetStatus, CommandResult } from '../../bot/features/commands/model';
 import type { PlatformEvent } from '../../bot/platform/types';
 import { messageToText } from '../../bot/render/text';
 import { blockKitProblems } from './slack-server';
+import type { SlackMessage } from '../../bot/kernel/message';
 
 // Every message the bot builds, checked twice: as Slack would take it (blocks, and the table in
 // the attachments) and as the text fallback and terminal rendering a reader without blocks gets.

@@ -1,16 +1,17 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { drain, pollOnce } from './leader';
+import { BOT_SCHEMA } from '../../bot/app/schema';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { databaseSettings } from '../../bot/state/database-url';
 import { stateTables } from '../../bot/state/copy';
-import { MIGRATIONS } from '../../bot/state/schema';
 import { SqliteDatabase } from '../../bot/state/sqlite';
 import { usePrivatePostgres } from '../helpers/postgres';
 import { fakeSlackToken, waitFor } from './helpers';
 import { startTestBot, topMessagesOf } from './harness';
 import { useFixture } from './use-fixture';
 
-// Moving a bot from its SQLite file to PostgreSQL (issue 26): `drive-monitoring-bot migrate`, run as the
+// Moving a bot from its SQLite file to PostgreSQL: `drive-monitoring-bot migrate`, run as the
 // program users run, and a bot on PostgreSQL that goes on exactly where the SQLite one stopped.
 const botToken = fakeSlackToken('b');
 const CLI = path.join(__dirname, '../../dist/bot/cli.js');
@@ -24,14 +25,14 @@ const migrate = (args: string[], env: NodeJS.ProcessEnv = {}) =>
 	});
 
 test('every table of the schema is copied except who leads and which Slack payloads were seen', () => {
-	const created = MIGRATIONS.flatMap((m) =>
+	const created = BOT_SCHEMA.migrations.flatMap((m) =>
 		m.ddl.map((d) => /^\s*CREATE TABLE (\w+)/.exec(d)?.[1]).filter(Boolean),
 	);
-	expect(stateTables().map((t) => t.table)).toEqual(
+	expect(stateTables(BOT_SCHEMA).map((t) => t.table)).toEqual(
 		created.filter((t) => t !== 'leader_lease' && t !== 'slack_payloads'),
 	);
 	expect(
-		stateTables()
+		stateTables(BOT_SCHEMA)
 			.filter((t) => t.identity)
 			.map((t) => t.table),
 	).toEqual(expect.arrayContaining(['outbox', 'event_messages', 'silences']));
@@ -54,12 +55,12 @@ describe('from the SQLite file to PostgreSQL', () => {
 			logger,
 		});
 		const events = drives.map((d) => sim.control.raiseEvent(d.id, { eventType: 'Fault' }));
-		await f.bot.poll?.pollOnce();
+		await pollOnce(f.bot);
 		const messages = await Promise.all(
 			events.map((e) => waitFor('the fault message', () => topMessagesOf(slack, e.id)[0])),
 		);
-		expect(await f.bot.dispatcher.drain(10_000)).toBe(true);
-		const acknowledged = (await f.bot.store.openAlerts()).find(
+		await drain(f.bot, 10_000);
+		const acknowledged = (await f.bot.state.alerts.openAlerts()).find(
 			(a) => a.eventId === String(events[0].id),
 		);
 		if (!acknowledged) throw new Error('the first fault is not open in the bot');
@@ -67,7 +68,7 @@ describe('from the SQLite file to PostgreSQL', () => {
 		await waitFor('the acknowledged message', () =>
 			JSON.stringify(messages[0].blocks).includes('Acknowledged by <@U0ALICE>'),
 		);
-		expect(await f.bot.dispatcher.drain(10_000)).toBe(true);
+		await drain(f.bot, 10_000);
 		await f.bot.stop();
 		f.bot = undefined;
 
@@ -84,8 +85,8 @@ describe('from the SQLite file to PostgreSQL', () => {
 			/^Copied \d+ rows from .* to postgres:\/\/drive_bot:\*\*\*@127\.0\.0\.1:\d+\/drive_bot:/,
 		);
 		// As many rows as the file holds, table by table.
-		const source = await SqliteDatabase.open(state.file);
-		for (const { table } of stateTables()) {
+		const source = await SqliteDatabase.open(state.file, BOT_SCHEMA);
+		for (const { table } of stateTables(BOT_SCHEMA)) {
 			const n = (await source.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))?.n ?? 0;
 			if (n > 0) expect(copied.stdout).toContain(`  ${table}: ${n}\n`);
 		}
@@ -109,19 +110,21 @@ describe('from the SQLite file to PostgreSQL', () => {
 			logger,
 			database: databaseSettings({ DRIVE_BOT_DATABASE_URL: url }),
 		});
-		expect(f.bot.store.database.dialect).toBe('postgres');
-		await f.bot.poll?.pollOnce();
+		expect(f.bot.database.dialect).toBe('postgres');
+		await pollOnce(f.bot);
 		await waitFor('the close on the migrated message', () => messages[0].text.includes('Resolved'));
-		expect(await f.bot.dispatcher.drain(10_000)).toBe(true);
+		await drain(f.bot, 10_000);
 		expect(JSON.stringify(messages[0].blocks)).toContain('Fan replaced');
 		expect(slack.posts().filter((m) => !m.threadTs)).toHaveLength(postsBefore);
 		for (const event of events) expect(topMessagesOf(slack, event.id)).toHaveLength(1);
-		expect((await f.bot.store.openAlerts()).map((a) => a.eventId)).toContain(String(events[1].id));
+		expect((await f.bot.state.alerts.openAlerts()).map((a) => a.eventId)).toContain(
+			String(events[1].id),
+		);
 		// A new fault after the move gets rows after the copied ones (the identity columns follow them).
 		const later = sim.control.raiseEvent(drives[1].id, { eventType: 'Fault' });
-		await f.bot.poll?.pollOnce();
+		await pollOnce(f.bot);
 		await waitFor('the fault raised after the move', () => topMessagesOf(slack, later.id)[0]);
-		expect(await f.bot.dispatcher.drain(10_000)).toBe(true);
+		await drain(f.bot, 10_000);
 		expect(slack.posts().filter((m) => !m.threadTs)).toHaveLength(postsBefore + 1);
 		expect(slack.problems).toEqual([]);
 	}, 120_000);

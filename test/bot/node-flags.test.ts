@@ -3,7 +3,7 @@
 // the installed command, `npm start`, and (through the same constant) the scale benchmark.
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { BOT_NODE_FLAGS, missingNodeFlags } from '../../bot/node-flags';
+import { BOT_NODE_FLAGS, missingNodeFlags } from '../../bot/cli/node-flags';
 
 const root = path.resolve(__dirname, '..', '..');
 

@@ -1,6 +1,7 @@
+import { drain, pollOnce } from './leader';
 import type { App } from '@slack/bolt';
 import { ACK_ACTION, MUTE_ACTION } from '../../bot/blocks/alert';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
 import { shutdown, type SimAsset, startBotWithApp, topMessagesOf } from './harness';
 import {
@@ -79,7 +80,7 @@ afterAll(async () => {
 
 async function faultMessage(drive: SimAsset) {
 	const event = sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
-	await bot.poll?.pollOnce();
+	await pollOnce(bot);
 	// Seen once in a loaded full run and never since: the bot's last lines say why, if it comes back.
 	const [message] = await waitFor(
 		'the fault message',
@@ -94,7 +95,7 @@ async function faultMessage(drive: SimAsset) {
 	});
 	// Seen in Slack is not yet recorded by the bot (it writes where it posted when Slack answers; on PostgreSQL a
 	// few round trips later): a button pressed in between would find no message to update.
-	expect(await bot.dispatcher.drain(10_000)).toBe(true);
+	await drain(bot, 10_000);
 	return { event, message };
 }
 
@@ -159,7 +160,7 @@ test('Acknowledge shows who took the fault, a second person takes it over, and i
 				.text,
 		),
 	).toMatch(/^<@U0ALICE> holds .* already .*press Take over/);
-	expect((await bot.oncall.state.getAck(`${drives[0].id}:${String(event.id)}`))?.userId).toBe(
+	expect((await bot.oncall.store.getAck(`${drives[0].id}:${String(event.id)}`))?.userId).toBe(
 		'U0ALICE',
 	);
 	await click(ACK_ACTION, ack?.value as string, 'ack-2', 'U0BOB', 'Take over');
@@ -173,11 +174,11 @@ test('Acknowledge shows who took the fault, a second person takes it over, and i
 	await app.stop();
 	await bot.stop();
 	await startAll();
-	expect((await bot.oncall.state.getAck(`${drives[0].id}:${String(event.id)}`))?.userId).toBe(
+	expect((await bot.oncall.store.getAck(`${drives[0].id}:${String(event.id)}`))?.userId).toBe(
 		'U0BOB',
 	);
 	sim.control.closeEvent(drives[0].id, Number(event.id), 'Fixed by Bob');
-	await bot.poll?.pollOnce();
+	await pollOnce(bot);
 	await waitFor('the resolved message', () => message.text.includes('Resolved'));
 	expect(JSON.stringify(message.blocks)).toContain('Fixed by Bob');
 	expect(topMessagesOf(slack, event.id)).toHaveLength(1);
@@ -199,7 +200,7 @@ test('an unacknowledged fault is re-announced in its thread mentioning the on-ca
 		40_000,
 	);
 	expect(escalation.text).toContain('<@U0BOSS>');
-	await bot.dispatcher.drain(10_000);
+	await drain(bot, 10_000);
 	expect(slack.posts().filter((m) => m.threadTs === taken.ts)).toEqual([]);
 	// Each goes out once.
 	expect(
@@ -209,7 +210,7 @@ test('an unacknowledged fault is re-announced in its thread mentioning the on-ca
 
 test('a 429 on a digest post after it updated an earlier message repeats neither the update nor anything else', async () => {
 	const { event, message } = await faultMessage(drives[6]);
-	await bot.dispatcher.drain(10_000);
+	await drain(bot, 10_000);
 	const callsBefore = slack.calls.length;
 	const updatesBefore = message.updates;
 	// The first attempt is refused (Retry-After 1 s), so the whole pass is waiting by the next one.
@@ -217,8 +218,8 @@ test('a 429 on a digest post after it updated an earlier message repeats neither
 	// Three new faults and the close of the first, in one pass: one digest that also updates it.
 	const more = [7, 8, 9].map((i) => sim.control.raiseEvent(drives[i].id, { eventType: 'Fault' }));
 	sim.control.closeEvent(drives[6].id, Number(event.id), 'Reset');
-	await bot.poll?.pollOnce();
-	await bot.dispatcher.drain(30_000);
+	await pollOnce(bot);
+	await drain(bot, 30_000);
 	const digest = slack
 		.posts()
 		.find(
@@ -244,11 +245,11 @@ test('a 429 on a digest post after it updated an earlier message repeats neither
 
 test('a 429 in the middle of a close never repeats a call Slack accepted', async () => {
 	const { event, message } = await faultMessage(drives[5]);
-	await bot.dispatcher.drain(10_000);
+	await drain(bot, 10_000);
 	const callsBefore = slack.calls.length;
 	slack.rateLimitNext('chat.postMessage', 3);
 	sim.control.closeEvent(drives[5].id, Number(event.id), 'Reset');
-	await bot.poll?.pollOnce();
+	await pollOnce(bot);
 	await waitFor(
 		'the thread reply',
 		() => slack.posts().find((m) => m.threadTs === message.ts && m.text.includes('resolved')),
@@ -290,8 +291,8 @@ test('a press Slack delivers again (its retry, the same body) acts once: one cha
 	await waitFor('the acknowledged message', () =>
 		JSON.stringify(message.blocks).includes('Acknowledged by <@U0DAVE>'),
 	);
-	expect(await bot.dispatcher.drain(10_000)).toBe(true);
-	expect(await bot.oncall.state.getAck(key)).toMatchObject({ userId: 'U0DAVE', previous: [] });
+	await drain(bot, 10_000);
+	expect(await bot.oncall.store.getAck(key)).toMatchObject({ userId: 'U0DAVE', previous: [] });
 	expect(message.updates - updatesBefore).toBe(1);
 	expect(
 		slack.responses.filter((r) => r.id === 'ack-once').map((r) => String(r.body.text)),
@@ -314,8 +315,8 @@ test('Mute 2 h and /drive mute record alerts without posting; unmute posts one s
 	await waitFor('the muted message', () => JSON.stringify(message.blocks).includes('Muted until'));
 	const before = slack.posts().length;
 	const during = sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
-	await bot.poll?.pollOnce();
-	await bot.dispatcher.drain(10_000);
+	await pollOnce(bot);
+	await drain(bot, 10_000);
 	expect(topMessagesOf(slack, during.id)).toEqual([]);
 	await postToSlackApp(
 		url,

@@ -1,3 +1,4 @@
+import { drain, pollOnce } from './leader';
 import { isCbmCapable } from '../../simulator/fleet/model';
 import { fakeSlackToken } from './helpers';
 import { startTestBot } from './harness';
@@ -33,13 +34,13 @@ test('each planned pass reads the next share of the drives, until the round is d
 	// Each pass a share of drives not read before: the first round goes on after its first slice.
 	expect(cbmReads().size).toBe(passes * perPass);
 	// Not every drive read yet: no watermark claims they were.
-	expect(await bot.store.getWatermark('poll.cbm')).toBeUndefined();
+	expect(await bot.state.watermarks.get('poll.cbm')).toBeUndefined();
 });
 
 test('once every drive was read the watermark says since when, and a restart does not read them again', async () => {
 	const before = Date.now();
-	await f.bot!.poll!.pollOnce(true);
-	const mark = Date.parse((await f.bot!.store.getWatermark('poll.cbm')) ?? '');
+	await pollOnce(f.bot!, true);
+	const mark = Date.parse((await f.bot!.state.watermarks.get('poll.cbm')) ?? '');
 	// The full pass read every drive: the round is complete since its start.
 	expect(mark).toBeGreaterThanOrEqual(before);
 	expect(mark).toBeLessThanOrEqual(Date.now());
@@ -85,22 +86,22 @@ describe('units first seen Yellow or Red during the first round', () => {
 		for (let i = 0; i < 20 && readDrives().size === 0; i++) await bot.poll!.planned();
 		const firstSlice = readDrives();
 		expect(firstSlice.size).toBeGreaterThan(0);
-		expect(await bot.store.getWatermark('poll.cbm')).toBeUndefined();
+		expect(await bot.state.watermarks.get('poll.cbm')).toBeUndefined();
 		// Known at once (the state file holds them, not the process), posted not yet.
-		const staged = (await bot.store.cbmUnits(['Red'])).filter((u) => u.unit === 'Fan');
+		const staged = (await bot.state.cbm.units(['Red'])).filter((u) => u.unit === 'Fan');
 		expect(new Set(staged.map((u) => u.asset.id))).toEqual(firstSlice);
-		await bot.dispatcher.drain(10_000);
+		await drain(bot, 10_000);
 		expect(digests()).toHaveLength(0);
 
 		// A restart in the middle of the round: the staged units wait in the state file.
 		await bot.stop();
 		bot = g.bot = await startOn();
-		await bot.poll!.pollOnce(true);
-		await bot.dispatcher.drain(10_000);
+		await pollOnce(bot, true);
+		await drain(bot, 10_000);
 		// One post about CBM, the digest: none of the units also came as a message of its own.
 		const [digest, ...more] = digests();
 		expect(more).toHaveLength(0);
-		const alerting = await bot.store.cbmUnits(['Yellow', 'Red']);
+		const alerting = await bot.state.cbm.units(['Yellow', 'Red']);
 		expect(alerting.length).toBeGreaterThan(staged.length);
 		expect(digest.text).toMatch(
 			new RegExp(`^CBM digest \\d{4}-\\d{2}-\\d{2}: ${alerting.length} units need attention`),

@@ -1,5 +1,5 @@
-import { describePlan, planPass } from '../../bot/alerts/sources/poll-plan';
-import { sourceGauges, sourcesReadiness } from '../../bot/alerts/sources/status';
+import { describePlan, planPass } from '../../bot/leader/sources/poll-plan';
+import { sourceGauges, sourcesReadiness } from '../../bot/leader/sources/status';
 
 const quiet = (n: number, from = 1000) =>
 	Array.from({ length: n }, (_, i) => ({ id: from + i, readThrough: i }));

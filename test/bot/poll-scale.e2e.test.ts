@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-import type { Bot } from '../../bot/runtime';
+import { drain, pollOnce } from './leader';
+import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
 import { shutdown, startTestBot } from './harness';
@@ -45,8 +46,8 @@ test('first start: what happened before it is one catch-up message per channel, 
 	// Event times are whole seconds: the start must be in a later second than the faults.
 	await new Promise((resolve) => setTimeout(resolve, 1100));
 	bot = await start();
-	await bot.poll!.pollOnce();
-	await bot.dispatcher.drain(10_000);
+	await pollOnce(bot);
+	await drain(bot, 10_000);
 	// CBM units already Yellow or Red at the start: one CBM digest per channel once every drive was read.
 	const cbm = slack.posts().filter((m) => !m.threadTs && m.text.startsWith('CBM'));
 	expect(cbm).toHaveLength(1);
@@ -57,8 +58,8 @@ test('first start: what happened before it is one catch-up message per channel, 
 	const listed = eventIdsIn(JSON.stringify(top[0].blocks));
 	for (const event of before) expect(listed).toContain(String(event.id));
 	const alerting = new Set([
-		...(await bot.store.openAlerts()).map((a) => a.asset.id),
-		...(await bot.store.cbmUnits(['Yellow', 'Red'])).map((u) => u.asset.id),
+		...(await bot.state.alerts.openAlerts()).map((a) => a.asset.id),
+		...(await bot.state.cbm.units(['Yellow', 'Red'])).map((u) => u.asset.id),
 	]);
 	const e8 = sim.requests.api('E8');
 	expect(e8.length).toBeGreaterThan(0);
@@ -70,8 +71,8 @@ test('first start: what happened before it is one catch-up message per channel, 
 	// After the first pass, a new fault is a message of its own; a close of a caught-up one goes to the catch-up's thread.
 	const fresh = sim.control.raiseEvent(drives[7].id, { eventType: 'Fault' });
 	sim.control.closeEvent(drives[0].id, Number(before[0].id), 'Reset on site');
-	await bot.poll!.pollOnce();
-	await bot.dispatcher.drain(10_000);
+	await pollOnce(bot);
+	await drain(bot, 10_000);
 	const own = slack
 		.posts()
 		.filter((m) => !m.threadTs && eventIdsIn(JSON.stringify(m.blocks)).includes(String(fresh.id)));
@@ -85,8 +86,8 @@ test('first start: what happened before it is one catch-up message per channel, 
 test('a refusal that cannot change sets the asset aside for that function, with one log line per asset', async () => {
 	const mark = lines.length;
 	sim.requests.clear();
-	await bot!.poll!.pollOnce(true);
-	await bot!.poll!.pollOnce(true);
+	await pollOnce(bot!, true);
+	await pollOnce(bot!, true);
 	const asideLines = lines.filter((l) => /poll: asset \d+: (events|CBM) not read while/.test(l));
 
 	const keys = asideLines.map((l) => /asset (\d+): (events|CBM)/.exec(l)!.slice(1).join(':'));
@@ -108,7 +109,7 @@ test('a refusal that cannot change sets the asset aside for that function, with 
 
 test('the lag is in /drive health; above the threshold it is warned once in the log and once in Slack', async () => {
 	// As if the bot had been down for 20 minutes.
-	await bot!.store.setWatermark('poll.events', new Date(Date.now() - 20 * 60_000).toISOString());
+	await bot!.state.watermarks.set('poll.events', new Date(Date.now() - 20 * 60_000).toISOString());
 	await bot!.stop();
 	bot = undefined;
 	// One asset whose events cannot be read holds the lag at the restart's starting point.
@@ -116,9 +117,9 @@ test('the lag is in /drive health; above the threshold it is warned once in the 
 	sim.faults.set({ errorRate: 1, paths: [`/assetdata/${stuck.id}/event`] });
 	bot = await start({ lagWarningSeconds: 10, catchUpLookbackMinutes: 30 });
 	lines.length = 0;
-	await bot.poll!.pollOnce();
-	await bot.poll!.pollOnce();
-	await bot.dispatcher.drain(10_000);
+	await pollOnce(bot);
+	await pollOnce(bot);
+	await drain(bot, 10_000);
 	const [source] = bot.sources();
 	expect(source.kind).toBe('poll');
 	expect(source.lagSeconds).toBeGreaterThan(10);
@@ -127,7 +128,7 @@ test('the lag is in /drive health; above the threshold it is warned once in the 
 	const health = await bot.commands.handle('health');
 	expect(health.kind === 'health' && health.sources?.[0].lagSeconds).toBeGreaterThan(10);
 	sim.faults.clear();
-	await bot.poll!.pollOnce();
+	await pollOnce(bot);
 	expect(bot.sources()[0].lagSeconds).toBeLessThan(10);
 	await waitFor('the caught-up line', () => lines.find((l) => l.includes('poll: caught up')));
 });

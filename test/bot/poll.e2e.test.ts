@@ -1,4 +1,5 @@
-import type { Bot } from '../../bot/runtime';
+import { drain, pollOnce } from './leader';
+import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
 import { cbmDrive, shutdown, type SimAsset, startTestBot, topMessagesOf } from './harness';
@@ -19,8 +20,8 @@ const start = () =>
 const top = (eventId: unknown) => topMessagesOf(slack, eventId);
 
 async function poll(withCbm = false): Promise<void> {
-	await bot.poll?.pollOnce(withCbm);
-	await bot.dispatcher.drain(10_000);
+	await pollOnce(bot, withCbm);
+	await drain(bot, 10_000);
 }
 
 beforeAll(async () => {
@@ -72,7 +73,7 @@ test('CBM by polling: Red is posted once per change, Good replies in the same th
 
 test('a pass skips PowerTrains, rests expired assets, and still moves its watermark', async () => {
 	await poll();
-	const mark = await bot.store.getWatermark('poll.events');
+	const mark = await bot.state.watermarks.get('poll.events');
 	sim.requests.clear();
 	lines.length = 0;
 	await poll();
@@ -98,7 +99,7 @@ test('a pass skips PowerTrains, rests expired assets, and still moves its waterm
 	).toEqual([]);
 	expect(calls.every((c) => c.status === 200)).toBe(true);
 	expect(lines.filter((l) => l.includes('poll: events of asset'))).toEqual([]);
-	expect(Date.parse((await bot.store.getWatermark('poll.events')) ?? '')).toBeGreaterThan(
+	expect(Date.parse((await bot.state.watermarks.get('poll.events')) ?? '')).toBeGreaterThan(
 		Date.parse(mark ?? ''),
 	);
 });

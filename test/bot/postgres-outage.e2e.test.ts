@@ -1,8 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { drain } from './leader';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import { ACK_ACTION } from '../../bot/blocks/alert';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { databaseSettings } from '../../bot/state/database-url';
 import { usePrivatePostgres } from '../helpers/postgres';
 import { carriers, showsFinalState } from './crash-run';
@@ -10,7 +11,7 @@ import { pushUserFor, type SimAsset, startAppFor, startTestBot } from './harness
 import { buttonClickBody, fakeSlackToken, postToSlackApp, waitFor } from './helpers';
 import { useFixture } from './use-fixture';
 
-// Issue 26, faults of the database: two replicas on a private PostgreSQL, a stream of faults pushed by the
+// Faults of the database: two replicas on a private PostgreSQL, a stream of faults pushed by the
 // simulator that open and close, and PostgreSQL stopped for a minute in the middle of it, then started again.
 // No replica crashes (jest fails a test on any unhandled rejection; both replicas still run and are ready
 // again), /readyz says the database is what is missing while it is, and every fault ends in exactly one message,
@@ -124,7 +125,7 @@ describe('PostgreSQL stopped for a minute under a stream of faults', () => {
 			signingSecret,
 		});
 		app = front.app;
-		const [openAlert] = await replicas[1].store.openAlerts();
+		const [openAlert] = await replicas[1].state.alerts.openAlerts();
 		if (!openAlert) throw new Error('no open alert before the outage');
 
 		// PostgreSQL goes away mid-stream, at the worst moment: Slack has applied a close's update and its answer is on
@@ -229,7 +230,7 @@ describe('PostgreSQL stopped for a minute under a stream of faults', () => {
 			() => raised.every(closeShown),
 			120_000,
 		).catch(() => undefined);
-		for (const replica of replicas) expect(await replica.dispatcher.drain(30_000)).toBe(true);
+		for (const replica of replicas) await drain(replica, 30_000);
 
 		const duplicates = raised.filter((id) => carriers(slack, id).length > 1);
 		const lost = raised.filter((id) => carriers(slack, id).length === 0);

@@ -1,15 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { BOT_SCHEMA } from '../../bot/app/schema';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { databaseSettings } from '../../bot/state/database-url';
 import { DatabaseError, numberPlaceholders, PostgresDatabase } from '../../bot/state/postgres';
-import { MIGRATIONS } from '../../bot/state/schema';
 import type { SqlDatabase } from '../../bot/state/sql';
+import { FencedDatabase } from '../../bot/cluster/fence';
 import { SqliteDatabase } from '../../bot/state/sqlite';
 import { usePrivatePostgres } from '../helpers/postgres';
 
-// The PostgreSQL store (issue 26) on a private PostgreSQL 15, and the behaviour both stores must share.
+// The PostgreSQL store on a private PostgreSQL 15, and the behaviour both stores must share.
 const pg = usePrivatePostgres();
 const settingsOf = (url: string) => {
 	const settings = databaseSettings({ DRIVE_BOT_DATABASE_URL: url });
@@ -18,7 +19,7 @@ const settingsOf = (url: string) => {
 };
 const opened: SqlDatabase[] = [];
 const openPg = async (): Promise<PostgresDatabase> => {
-	const db = await PostgresDatabase.open(settingsOf(pg.server().url()));
+	const db = await PostgresDatabase.open(settingsOf(pg.server().url()), BOT_SCHEMA);
 	opened.push(db);
 	return db;
 };
@@ -48,7 +49,7 @@ describe('migrations on PostgreSQL', () => {
 		const rows = await replicas[0].all<{ version: number }>(
 			'SELECT version FROM schema_version ORDER BY version',
 		);
-		expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+		expect(rows.map((r) => r.version)).toEqual(BOT_SCHEMA.migrations.map((m) => m.version));
 		const tables = await replicas[1].get<{ n: number }>(
 			"SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name IN ('events', 'outbox', 'acks', 'conn_assets', 'report_jobs', 'leader_lease')",
 		);
@@ -64,9 +65,9 @@ describe('migrations on PostgreSQL', () => {
 			Date.now(),
 		);
 		try {
-			await expect(PostgresDatabase.open(settingsOf(pg.server().url()))).rejects.toThrow(
-				/newer than this bot knows .*upgrade this one/,
-			);
+			await expect(
+				PostgresDatabase.open(settingsOf(pg.server().url()), BOT_SCHEMA),
+			).rejects.toThrow(/newer than this bot knows .*upgrade this one/);
 		} finally {
 			await db.run('DELETE FROM schema_version WHERE version = 1000');
 		}
@@ -77,7 +78,7 @@ describe.each([
 	[
 		'SQLite',
 		async (): Promise<SqlDatabase> => {
-			const db = await SqliteDatabase.open(join(dir, `state-${opened.length}.sqlite`));
+			const db = await SqliteDatabase.open(join(dir, `state-${opened.length}.sqlite`), BOT_SCHEMA);
 			opened.push(db);
 			return db;
 		},
@@ -153,18 +154,15 @@ describe.each([
 	});
 
 	it('a fence that refuses stops the transaction before it changes anything', async () => {
-		db.setFence(async () => {
+		const fenced = new FencedDatabase(db);
+		fenced.fenceWith(async () => {
 			throw new Error('this replica no longer leads');
 		});
-		try {
-			await expect(
-				db.transaction((tx) =>
-					tx.run('INSERT INTO watermarks (name, value) VALUES (?, ?)', 'fenced', 'x'),
-				),
-			).rejects.toThrow('no longer leads');
-		} finally {
-			db.setFence(undefined);
-		}
+		await expect(
+			fenced.transaction((tx) =>
+				tx.run('INSERT INTO watermarks (name, value) VALUES (?, ?)', 'fenced', 'x'),
+			),
+		).rejects.toThrow('no longer leads');
 		expect(await db.get('SELECT value FROM watermarks WHERE name = ?', 'fenced')).toBeUndefined();
 	});
 
@@ -217,7 +215,9 @@ describe('faults of the database', () => {
 	it('a wrong password and an unreachable server are explained, never with the password', async () => {
 		const server = pg.server();
 		const wrong = `postgres://${server.user}:not-the-S3cret-pw@127.0.0.1:${server.port}/${server.database}`;
-		const refused = await PostgresDatabase.open(settingsOf(wrong)).catch((error: unknown) => error);
+		const refused = await PostgresDatabase.open(settingsOf(wrong), BOT_SCHEMA).catch(
+			(error: unknown) => error,
+		);
 		expect(refused).toBeInstanceOf(DatabaseError);
 		expect((refused as DatabaseError).message).toMatch(
 			/refused the login.*Check the user and password in DRIVE_BOT_DATABASE_URL/,
@@ -225,7 +225,7 @@ describe('faults of the database', () => {
 		expect((refused as DatabaseError).message).not.toContain('not-the-S3cret-pw');
 
 		const closedPort = `postgres://${server.user}:${encodeURIComponent(server.password)}@127.0.0.1:1/${server.database}`;
-		const unreachable = await PostgresDatabase.open(settingsOf(closedPort)).catch(
+		const unreachable = await PostgresDatabase.open(settingsOf(closedPort), BOT_SCHEMA).catch(
 			(error: unknown) => error,
 		);
 		expect((unreachable as DatabaseError).message).toMatch(
@@ -239,7 +239,7 @@ describe('faults of the database', () => {
 
 	it('PostgreSQL stopped and started again: calls fail with a clear error meanwhile, then work, and nothing crashes', async () => {
 		const warnings: string[] = [];
-		const db = await PostgresDatabase.open(settingsOf(pg.server().url()), {
+		const db = await PostgresDatabase.open(settingsOf(pg.server().url()), BOT_SCHEMA, {
 			warn: (m) => warnings.push(m),
 		});
 		opened.push(db);
@@ -271,7 +271,7 @@ describe('faults of the database', () => {
 
 	it('PostgreSQL stopped while statements run, in a transaction and outside one: each fails clearly, nothing crashes, the next calls reconnect', async () => {
 		const warnings: string[] = [];
-		const db = await PostgresDatabase.open(settingsOf(pg.server().url()), {
+		const db = await PostgresDatabase.open(settingsOf(pg.server().url()), BOT_SCHEMA, {
 			warn: (m) => warnings.push(m),
 		});
 		opened.push(db);

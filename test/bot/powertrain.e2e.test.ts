@@ -1,7 +1,8 @@
+import { drain, pollOnce } from './leader';
 import type { App } from '@slack/bolt';
 import { digestMessage } from '../../bot/blocks/digest';
 import { ConfigError } from '../../bot/config/load';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
 import { shutdown, startBotWithApp, startTestBot } from './harness';
 import {
@@ -108,8 +109,8 @@ test('a drive and the motor of one PowerTrain faulting together share one messag
 	const [driveId, motorId] = pt.memberIds ?? [];
 	const a = sim.control.raiseEvent(driveId, { eventType: 'Fault' });
 	const b = sim.control.raiseEvent(motorId, { eventType: 'Fault' });
-	await bot.poll?.pollOnce();
-	await bot.dispatcher.drain(15_000);
+	await pollOnce(bot);
+	await drain(bot, 15_000);
 	const carrying = slack
 		.posts()
 		.filter(
@@ -124,7 +125,7 @@ test('a drive and the motor of one PowerTrain faulting together share one messag
 		[String(a.id), String(b.id)].sort(),
 	);
 	sim.control.closeEvent(motorId, Number(b.id), 'Motor reset');
-	await bot.poll?.pollOnce();
+	await pollOnce(bot);
 	await waitFor('the motor resolved in the shared message', () =>
 		/Resolved [^"]*· event /.test(JSON.stringify(carrying[0].blocks)),
 	);
@@ -215,8 +216,8 @@ test('a digest is updated when an alert it lists closes: its line shows resolved
 		drive: d,
 		event: sim.control.raiseEvent(d.id, { eventType: 'Fault' }),
 	}));
-	await bot.poll?.pollOnce();
-	await bot.dispatcher.drain(20_000);
+	await pollOnce(bot);
+	await drain(bot, 20_000);
 	const digest = slack.posts().find((m) => !m.threadTs && m.text.startsWith('Alert digest'));
 	expect(digest).toBeDefined();
 	const listed = events.filter(({ event }) =>
@@ -225,7 +226,7 @@ test('a digest is updated when an alert it lists closes: its line shows resolved
 	expect(listed.length).toBeGreaterThanOrEqual(3);
 	const { drive, event } = listed[0];
 	sim.control.closeEvent(drive.id, Number(event.id), 'Reset');
-	await bot.poll?.pollOnce();
+	await pollOnce(bot);
 	await waitFor('the digest updated', () =>
 		JSON.stringify(digest?.blocks).includes(
 			`event ${String(event.id)} :white_check_mark: resolved`,

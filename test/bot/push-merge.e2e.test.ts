@@ -1,15 +1,17 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-import { PushMerge, type PushSettings } from '../../bot/alerts/sources/push';
+import { drain } from './leader';
+import { PushMerge } from '../../bot/leader/sources/push';
 import { parseConfig } from '../../bot/config/load';
 import { createPlatformClient } from '../../bot/platform/client';
 import { configuredPushUsers, createPushUsers, pushPasswords } from '../../bot/platform/push-user';
-import { type Bot, startBot } from '../../bot/runtime';
-import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
+import { type Bot, startBot } from '../../bot/app/start';
+import { createNotifierClient, SlackNotifier } from '../../bot/slack/notifier';
 import { createPushReceiver, type PushMessage } from '../../shared/push';
 import { startSimulator, type Simulator } from '../../simulator';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
 import { shutdown } from './harness';
 import { SlackApiServer } from './slack-server';
+import type { PushSettings } from '../../bot/config/push-settings';
 
 // Push for service providers (P6, B49): a CP's user receives its customers' data, the bot takes
 // several users and merges them, and `--create-push-user` makes one per configured organization.
@@ -104,7 +106,7 @@ beforeAll(async () => {
 			{ ...base(), apiKey: env.CP_KEY!, apiSecret: env.CP_SECRET! },
 			logger,
 		),
-		sink: new SlackNoticeSink(createAlertClient(botToken, slack.apiUrl), completed.timeZone),
+		notifier: new SlackNotifier(createNotifierClient(botToken, slack.apiUrl), completed.timeZone),
 		logger,
 		push: [cpUser, euUser],
 	});
@@ -116,7 +118,7 @@ test("a customer's fault reaches both the CP's and the customer's user, and is p
 	const customer = orgOf('EU', (o) => credential(o.id).apiKey === env.EU_KEY);
 	const event = sim.control.raiseEvent(assetOf(customer.id).id, { eventType: 'Fault' });
 	await waitFor('the alert', () => postsOf(event.id).length > 0);
-	await bot.dispatcher.drain(10_000);
+	await drain(bot, 10_000);
 	await new Promise((resolve) => setTimeout(resolve, 500));
 	expect(postsOf(event.id)).toHaveLength(1);
 	// Both users delivered it: the second delivery was merged away.
@@ -141,7 +143,7 @@ test("the CP's user receives the customers that authorized it, not the others", 
 	const outside = sim.control.raiseEvent(assetOf(other.id).id, { eventType: 'Fault' });
 	const inside = sim.control.raiseEvent(assetOf(served.id).id, { eventType: 'Fault' });
 	await waitFor('the served customer alert', () => postsOf(inside.id).length > 0);
-	await bot.dispatcher.drain(10_000);
+	await drain(bot, 10_000);
 	expect(postsOf(outside.id)).toEqual([]);
 });
 

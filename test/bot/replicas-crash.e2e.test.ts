@@ -2,7 +2,7 @@
 import { capturingLogger } from './helpers';
 import { runFailover } from './replicas-run';
 
-// Issue 26's crash test: three replicas of the compiled bot on one private PostgreSQL, a slow Slack (400 ms per
+// The crash test: three replicas of the compiled bot on one private PostgreSQL, a slow Slack (400 ms per
 // answer), faults opening and closing all along, and 20 kills of the leader, kill -9 and SIGSTOP in turn (the frozen
 // one woken later by SIGCONT must make no Slack call), a replica started for each one killed. Then every fault is in
 // exactly one message (or digest), each close reached its message once, none is left "Open", and no replica

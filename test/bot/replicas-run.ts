@@ -11,7 +11,7 @@ import { carriers, FaultStream, spawnBot, startBotScene } from './crash-run';
 import { waitFor } from './helpers';
 import type { SlackApiServer } from './slack-server';
 
-// Replicas of the compiled bot as child processes (issue 26), shared by the replicas crash test and the failover
+// Replicas of the compiled bot as child processes, shared by the replicas crash test and the failover
 // benchmark: the same command and configuration on each, one private PostgreSQL, the simulator's push channel and
 // a slow Slack. Faults open and close all along; the leader is killed again and again (kill -9, or SIGSTOP and
 // SIGCONT later) and a replica started for each one killed. Every Slack call is traced to the process that made

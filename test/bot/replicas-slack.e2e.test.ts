@@ -1,11 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { drain, pollOnce } from './leader';
 import type { App } from '@slack/bolt';
 import { randomUUID } from 'node:crypto';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { ACK_ACTION } from '../../bot/blocks/alert';
 import { parseConfig } from '../../bot/config/load';
 import type { BotLogger } from '../../bot/log';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { createSlackApp } from '../../bot/slack/app';
 import { databaseSettings } from '../../bot/state/database-url';
 import { startSimulator, type Simulator } from '../../simulator';
@@ -22,7 +23,7 @@ import {
 } from './helpers';
 import { SlackApiServer, type StoredMessage } from './slack-server';
 
-// Slack on two replicas of the bot on one PostgreSQL (issue 26): any replica answers Slack, over HTTP behind a load
+// Slack on two replicas of the bot on one PostgreSQL: any replica answers Slack, over HTTP behind a load
 // balancer or in Socket Mode, and a payload delivered twice (to both replicas, or again as Slack's retry) acts once;
 // two people pressing the alert's button at the same moment on two replicas end in one consistent state and message.
 const botToken = fakeSlackToken('b');
@@ -114,7 +115,8 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 				config,
 				logger,
 				oncall: bot.oncall,
-				store: bot.store,
+				alerts: bot.state.alerts,
+				database: bot.database,
 				directory: bot.directory,
 			});
 			// One socket at a time, so each replica's socket is known.
@@ -150,12 +152,12 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 	/** A fault posted by the leader, its message recorded in the shared store. */
 	async function faultMessage(drive: SimAsset): Promise<{ key: string; message: StoredMessage }> {
 		const event = sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
-		await leader.bot.poll?.pollOnce();
+		await pollOnce(leader.bot);
 		const [message] = await waitFor(
 			'the fault message',
 			() => topMessagesOf(slack, event.id).length > 0 && topMessagesOf(slack, event.id),
 		);
-		expect(await leader.bot.dispatcher.drain(10_000)).toBe(true);
+		await drain(leader.bot, 10_000);
 		return { key: `${drive.id}:${String(event.id)}`, message };
 	}
 
@@ -174,7 +176,7 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 
 	/** Every update of the leader sent, and the outbox empty. */
 	const settled = async () => {
-		expect(await leader.bot.dispatcher.drain(10_000)).toBe(true);
+		await drain(leader.bot, 10_000);
 	};
 
 	test("the same signed press reaching both replicas at once, then as Slack's retry, acts once: one change, one message update, one answer", async () => {
@@ -210,7 +212,7 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 			JSON.stringify(message.blocks).includes('Acknowledged by <@U0ALICE>'),
 		);
 		await settled();
-		expect(await leader.bot.oncall.state.getAck(key)).toMatchObject({
+		expect(await leader.bot.oncall.store.getAck(key)).toMatchObject({
 			userId: 'U0ALICE',
 			previous: [],
 		});
@@ -279,7 +281,7 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 			() => answers('both-alice').length > 0 && answers('both-bob').length > 0,
 		);
 		await settled();
-		const ack = await leader.bot.oncall.state.getAck(key);
+		const ack = await leader.bot.oncall.store.getAck(key);
 		expect(ack?.previous).toEqual([]);
 		const [winner, loser] = ack?.userId === 'U0ALICE' ? ['alice', 'bob'] : ['bob', 'alice'];
 		expect(answers(`both-${winner}`)).toEqual([expect.stringMatching(/^You acknowledged/)]);
@@ -329,7 +331,7 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 				() => answers(`ack-${id}`).length > 0 && answers(`take-${id}`).length > 0,
 			);
 			await settled();
-			const ack = await leader.bot.oncall.state.getAck(key);
+			const ack = await leader.bot.oncall.store.getAck(key);
 			expect(ack?.userId).toBe('U0BOB');
 			const aliceFirst = ack?.previous.length === 1;
 			// The history is one of the two serial orders, and each person was told what happened to them.
@@ -436,7 +438,7 @@ describe('Slack on two replicas on one PostgreSQL', () => {
 			JSON.stringify(message.blocks).includes('Acknowledged by <@U0CAROL>'),
 		);
 		await settled();
-		expect(await leader.bot.oncall.state.getAck(key)).toMatchObject({
+		expect(await leader.bot.oncall.store.getAck(key)).toMatchObject({
 			userId: 'U0CAROL',
 			previous: [],
 		});

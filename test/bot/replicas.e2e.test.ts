@@ -1,11 +1,12 @@
-import type { Bot } from '../../bot/runtime';
+import { drain, pollOnce } from './leader';
+import type { Bot } from '../../bot/app/start';
 import { databaseSettings } from '../../bot/state/database-url';
 import { usePrivatePostgres } from '../helpers/postgres';
 import { capturingLogger, fakeSlackToken, waitFor } from './helpers';
 import { startTestBot, topMessagesOf } from './harness';
 import { useFixture } from './use-fixture';
 
-// Two replicas of the bot on one PostgreSQL (issue 26): one leads (reads the platform, posts), the other answers
+// Two replicas of the bot on one PostgreSQL: one leads (reads the platform, posts), the other answers
 // Slack into the shared outbox; when the leader stops, the other takes over and nothing is posted twice.
 const botToken = fakeSlackToken('b');
 const pg = usePrivatePostgres();
@@ -52,12 +53,14 @@ describe('two replicas on one PostgreSQL', () => {
 			.assets()
 			.filter((a) => a.assetType === 'Drive' && a.level !== 'expired');
 		const first = sim.control.raiseEvent(drives[0].id, { eventType: 'Fault' });
-		await leader.poll?.pollOnce();
+		await pollOnce(leader);
 		const message = await waitFor('the fault message', () => topMessagesOf(slack, first.id)[0]);
-		expect(await leader.dispatcher.drain(10_000)).toBe(true);
+		await drain(leader, 10_000);
 
 		// Someone presses Acknowledge, and Slack hands it to the standby: the leader sends the update.
-		const alert = (await standby.store.openAlerts()).find((a) => a.eventId === String(first.id));
+		const alert = (await standby.state.alerts.openAlerts()).find(
+			(a) => a.eventId === String(first.id),
+		);
 		if (!alert) throw new Error('the standby does not see the open alert in the shared store');
 		expect(await standby.oncall.acknowledge([alert.key], 'U0ALICE')).toMatch(/^You acknowledged/);
 		await waitFor('the acknowledged message', () =>
@@ -74,12 +77,12 @@ describe('two replicas on one PostgreSQL', () => {
 		);
 		const second = sim.control.raiseEvent(drives[1].id, { eventType: 'Fault' });
 		sim.control.closeEvent(drives[0].id, Number(first.id), 'Fan replaced');
-		await standby.poll?.pollOnce();
+		await pollOnce(standby);
 		await waitFor('the second fault', () => topMessagesOf(slack, second.id)[0]);
 		await waitFor('the close of the first, in its message', () =>
 			message.text.includes('Resolved'),
 		);
-		expect(await standby.dispatcher.drain(10_000)).toBe(true);
+		await drain(standby, 10_000);
 		for (const event of [first, second]) expect(topMessagesOf(slack, event.id)).toHaveLength(1);
 		expect(slack.problems).toEqual([]);
 	}, 120_000);

@@ -1,4 +1,4 @@
-import { lastDays, parseReportRequest } from '../../bot/reports/request';
+import { lastDays, parseReportRequest } from '../../bot/features/reports/request';
 
 // `/drive report` text, read as assumption B36 says; every refusal is a sentence before any request.
 const now = Date.parse('2026-11-23T20:00:00Z'); // 2026-11-24 04:00 in UTC+8

@@ -3,7 +3,7 @@ import type { App } from '@slack/bolt';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseConfig } from '../../bot/config/load';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { createSlackApp } from '../../bot/slack/app';
 import type { Simulator } from '../../simulator';
 import { fakeSlackToken, postToSlackApp, slashCommandBody, waitFor } from './helpers';
@@ -11,7 +11,7 @@ import { pushUserFor, type SimAsset, startTestBot } from './harness';
 import { useFixture } from './use-fixture';
 import type { SlackApiServer, StoredMessage, UploadedFile } from './slack-server';
 
-// Reports in Slack (issue 16): asked for by command or by schedule, followed by the AssetReport
+// Reports in Slack: asked for by command or by schedule, followed by the AssetReport
 // push (or E22 when polling), the PDF uploaded with files.uploadV2 into the thread of the message.
 const botToken = fakeSlackToken('b');
 const signingSecret = `sign-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;

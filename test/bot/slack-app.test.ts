@@ -1,13 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { pollOnce } from './leader';
 import type { App } from '@slack/bolt';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DETAILS_ACTION } from '../../bot/blocks/alert';
 import { parseConfig } from '../../bot/config/load';
 import { createPlatformClient } from '../../bot/platform/client';
-import { type Bot, startBot } from '../../bot/runtime';
+import { type Bot, startBot } from '../../bot/app/start';
 import { createSlackApp } from '../../bot/slack/app';
-import { createAlertClient, SlackNoticeSink } from '../../bot/slack/sink';
+import { createNotifierClient, SlackNotifier } from '../../bot/slack/notifier';
 import { startSimulator, type Simulator } from '../../simulator';
 import {
 	buttonClickBody,
@@ -68,11 +69,11 @@ beforeAll(async () => {
 	bot = await startBot({
 		config,
 		platform,
-		sink: new SlackNoticeSink(createAlertClient(botToken, slack.apiUrl), config.timeZone),
+		notifier: new SlackNotifier(createNotifierClient(botToken, slack.apiUrl), config.timeZone),
 		logger,
 	});
 	// Its first poll pass over, so the platform requests a test sees are the command's own.
-	await bot.poll?.pollOnce();
+	await pollOnce(bot);
 	url = await startApp(config);
 	restrictedUrl = await startApp(
 		parseConfig({ ...config, allow: { users: ['U0BOB'], channels: [] } }),

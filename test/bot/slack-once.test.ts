@@ -1,3 +1,4 @@
+import { BOT_SCHEMA } from '../../bot/app/schema';
 import { databaseSettings } from '../../bot/state/database-url';
 import { PostgresDatabase } from '../../bot/state/postgres';
 import {
@@ -5,7 +6,7 @@ import {
 	forgetOldPayloads,
 	payloadKey,
 	releasePayload,
-} from '../../bot/state/slack-once';
+} from '../../bot/cluster/slack-once';
 import type { SqlDatabase } from '../../bot/state/sql';
 import { usePrivatePostgres } from '../helpers/postgres';
 
@@ -16,7 +17,9 @@ describe('a Slack payload acts once across replicas', () => {
 		const settings = databaseSettings({ DRIVE_BOT_DATABASE_URL: server().url() });
 		if (!settings) throw new Error('the private PostgreSQL gave no URL');
 		// Three replicas opening (and migrating) the same empty database at once, as they start.
-		replicas.push(...(await Promise.all([0, 1, 2].map(() => PostgresDatabase.open(settings)))));
+		replicas.push(
+			...(await Promise.all([0, 1, 2].map(() => PostgresDatabase.open(settings, BOT_SCHEMA)))),
+		);
 	});
 	afterAll(async () => {
 		await Promise.all(replicas.map((r) => r.close()));

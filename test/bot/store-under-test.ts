@@ -2,6 +2,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { type DatabaseSettings, databaseSettings } from '../../bot/state/database-url';
+import { BOT_SCHEMA } from '../../bot/app/schema';
 import { openDatabase } from '../../bot/state/open';
 import type { SqlDatabase } from '../../bot/state/sql';
 
@@ -46,7 +47,7 @@ export async function databaseFor(stateFile: string): Promise<DatabaseSettings |
 
 /** The bot's database for a test, on the store this run is about. */
 export async function openTestDatabase(stateFile: string): Promise<SqlDatabase> {
-	return openDatabase({ stateFile }, await databaseFor(stateFile));
+	return openDatabase({ stateFile }, BOT_SCHEMA, await databaseFor(stateFile));
 }
 
 /** What a bot started as a program (the CLI) needs in its environment to use that store. */

@@ -4,7 +4,7 @@ import { fakeSlackToken } from './helpers';
 import { startTestBot } from './harness';
 import { useFixture } from './use-fixture';
 
-// The bot suite runs twice (issue 26): on SQLite state files, and with DRIVE_TEST_STORE=postgres on a private
+// The bot suite runs twice: on SQLite state files, and with DRIVE_TEST_STORE=postgres on a private
 // PostgreSQL. This makes sure each run is on the store it claims, and that with PostgreSQL no file is written.
 const botToken = fakeSlackToken('b');
 
@@ -21,7 +21,7 @@ describe('the store this run is about', () => {
 			logger,
 		});
 		const expected = process.env.DRIVE_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
-		expect(f.bot.store.database.dialect).toBe(expected);
+		expect(f.bot.database.dialect).toBe(expected);
 		expect(existsSync(state.file)).toBe(expected === 'sqlite');
 		const started = lines.find((line) => line.includes('state in'));
 		expect(started).toContain(

@@ -1,15 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { drain, pollOnce } from './leader';
 import type { App } from '@slack/bolt';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { startSimulator, type Simulator } from '../../simulator';
 import { shutdown, type SimAsset, startAppFor, startBotWithApp, topMessagesOf } from './harness';
 import { capturingLogger, fakeSlackToken, tempStateFile, waitFor } from './helpers';
 import { type FunctionDefinition, SlackApiServer, type StepRun } from './slack-server';
 
-// The Workflow Builder steps (issue 30) run as Slack runs them: a signed function_executed event
+// The Workflow Builder steps run as Slack runs them: a signed function_executed event
 // to the real Bolt app, which acknowledges it and completes the step with functions.completeSuccess
 // or functions.completeError, each checked against the step's definition in the manifest.
 const manifest = parse(
@@ -46,7 +47,7 @@ beforeAll(async () => {
 	});
 	({ bot, url } = started);
 	apps.push(started.app);
-	await bot.poll?.pollOnce();
+	await pollOnce(bot);
 });
 
 afterAll(async () => {
@@ -86,13 +87,13 @@ const error = (run: StepRun) =>
 
 async function fault(drive: SimAsset) {
 	const event = sim.control.raiseEvent(drive.id, { eventType: 'Fault' });
-	await bot.poll?.pollOnce();
+	await pollOnce(bot);
 	const [message] = await waitFor(
 		'the fault message',
 		() => topMessagesOf(slack, event.id).length > 0 && topMessagesOf(slack, event.id),
 	);
 	// Seen in Slack is not yet recorded by the bot (where it posted is written when Slack answers).
-	expect(await bot.dispatcher.drain(10_000)).toBe(true);
+	await drain(bot, 10_000);
 	return { event, message };
 }
 
@@ -147,7 +148,7 @@ test('List open faults filters by group, plant and alert channel, with event num
 		await step('list_open_faults', { channel: slack.channelId('#maint') }),
 	) as Record<string, unknown>;
 	expect(byChannel.count).toBe(
-		(await bot.store.openAlerts()).filter((a) => a.severity === 'Fault').length,
+		(await bot.state.alerts.openAlerts()).filter((a) => a.severity === 'Fault').length,
 	);
 	const none = outputs(await step('list_open_faults', { plant: 'Nowhere Plant' })) as Record<
 		string,
@@ -183,7 +184,7 @@ test('Acknowledge fault and Take over fault change the on-call state as the butt
 	await waitFor('the take-over', () =>
 		JSON.stringify(message.blocks).includes('took over from <@U0ALICE>'),
 	);
-	expect((await bot.oncall.state.getAck(`${drives[4].id}:${String(event.id)}`))?.userId).toBe(
+	expect((await bot.oncall.store.getAck(`${drives[4].id}:${String(event.id)}`))?.userId).toBe(
 		'U0BOB',
 	);
 	expect(error(await step('take_over_fault', { alert: '999999999', user: 'U0BOB' }))).toContain(

@@ -1,8 +1,9 @@
-// Bot replicas on one PostgreSQL reading the push channel from a real Mosquitto 2.0 (issue 26): every replica
+// Bot replicas on one PostgreSQL reading the push channel from a real Mosquitto 2.0: every replica
 // connects with the same MQTT client id and a persistent session, so what the broker receives while no
 // replica is connected waits for the next leader, and a leader that steps down leaves at once.
+import { drain } from '../bot/leader';
 import { Client } from 'pg';
-import type { Bot } from '../../bot/runtime';
+import type { Bot } from '../../bot/app/start';
 import { databaseSettings } from '../../bot/state/database-url';
 import { botClientId, type PushEnd } from '../../shared/push';
 import { capturingLogger, fakeSlackToken, waitFor } from '../bot/helpers';
@@ -92,7 +93,7 @@ test('what is published while no replica is connected reaches the next leader, o
 	await waitFor('replica A leading, connected to Mosquitto', () => leading(a));
 	await target.publish([91_001, 91_002]);
 	await postedOnce([91_001, 91_002]);
-	expect(await a.dispatcher.drain(10_000)).toBe(true);
+	await drain(a, 10_000);
 
 	// A stops (a deploy): nobody is connected while these arrive.
 	await a.stop();
@@ -102,7 +103,7 @@ test('what is published while no replica is connected reaches the next leader, o
 	const b = await start();
 	await waitFor('replica B leading, connected to Mosquitto', () => leading(b));
 	await postedOnce([91_003, 91_004, 91_005]);
-	expect(await b.dispatcher.drain(10_000)).toBe(true);
+	await drain(b, 10_000);
 	// B received what was kept for the session, and nothing A had acknowledged.
 	expect(b.push[0].stats).toMatchObject({ delivered: 3, duplicates: 0, failed: 0 });
 	expect(topMessagesOf(f.slack, 91_001)).toHaveLength(1);

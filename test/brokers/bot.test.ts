@@ -8,12 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../bot/config/load';
-import { AlertEngine } from '../../bot/alerts/engine';
-import { eventKey } from '../../bot/alerts/model';
-import { startPushSource } from '../../bot/alerts/sources/push';
+import { AlertEngine } from '../../bot/features/alerts/engine';
+import { eventKey } from '../../bot/kernel/alert';
+import { startPushSource } from '../../bot/leader/sources/push';
 import type { BotLogger } from '../../bot/log';
 import { openTestDatabase } from '../bot/store-under-test';
-import { StateStore } from '../../bot/state/store';
+import { type AlertState, alertState } from '../../bot/features/alerts/state';
+import { SqlScope } from '../../bot/state/scope';
 import type { PushReceiver } from '../../shared/push';
 import { startTestPlatform, waitFor, type TestPlatform } from '../push/platform';
 import { startMosquitto, type Mosquitto } from './mosquitto';
@@ -50,20 +51,21 @@ const setup = (broker: BrokerKind): Promise<BrokerTarget> =>
 	provision({ rabbit, mosquitto, platform }, broker, { orgId: 34, assetId: ASSET });
 
 interface Bot {
-	store: StateStore;
+	state: AlertState;
 	receiver: PushReceiver;
 	lines: string[];
 	failedOnce: Set<number>;
 }
 
 async function startBot(settings: BrokerTarget['settings']): Promise<Bot> {
-	const store = StateStore.over(await openTestDatabase(join(dir, `${randomUUID()}.db`)));
-	cleanup.push(() => store.close());
+	const database = await openTestDatabase(join(dir, `${randomUUID()}.db`));
+	const state = alertState(SqlScope.of(database));
+	cleanup.push(() => database.close());
 	const failedOnce = new Set<number>();
 	let lookups = 0;
 	// The asset lookup (a REST call in production) fails once for every 100th: the handler fails.
 	const engine = new AlertEngine(
-		store,
+		state,
 		parseConfig({}),
 		async (assetId) => {
 			lookups++;
@@ -91,7 +93,7 @@ async function startBot(settings: BrokerTarget['settings']): Promise<Bot> {
 	};
 	const receiver = await startPushSource(engine, settings, logger, false);
 	cleanup.push(() => receiver.close());
-	return { store, receiver, lines, failedOnce };
+	return { state, receiver, lines, failedOnce };
 }
 
 test.each([
@@ -114,7 +116,7 @@ test.each([
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		const missing: number[] = [];
 		for (let n = 1; n <= COUNT; n++)
-			if ((await bot.store.getEvent(eventKey(ASSET, n))) === undefined) missing.push(n);
+			if ((await bot.state.alerts.getEvent(eventKey(ASSET, n))) === undefined) missing.push(n);
 		expect(missing).toEqual([]);
 		// Every failed handling is one of the injected failures or, on PostgreSQL, a transaction that kept colliding with
 		// the others on the same asset past its retries (redelivered by the broker, as the missing list above shows).
@@ -123,7 +125,7 @@ test.each([
 		).length;
 		expect(bot.receiver.stats.failed).toBe(bot.failedOnce.size + conflicts);
 		expect(bot.failedOnce.size).toBeGreaterThanOrEqual(COUNT / 100);
-		expect(await bot.store.countPending()).toBe(COUNT);
+		expect(await bot.state.outbox.countPending()).toBe(COUNT);
 		expect(bot.lines.filter((l) => l.startsWith('error'))).toEqual([]);
 	},
 );

@@ -1,3 +1,4 @@
+import { BOT_SCHEMA } from '../../bot/app/schema';
 import { databaseSettings } from '../../bot/state/database-url';
 import { PostgresDatabase } from '../../bot/state/postgres';
 import { type PrivatePostgres, startPostgres } from './postgres-server';
@@ -41,5 +42,5 @@ export function usePrivatePostgres(): {
 export async function migratePostgres(url: string): Promise<void> {
 	const settings = databaseSettings({ DRIVE_BOT_DATABASE_URL: url });
 	if (!settings) throw new Error(`not a database URL: ${url}`);
-	await (await PostgresDatabase.open(settings)).close();
+	await (await PostgresDatabase.open(settings, BOT_SCHEMA)).close();
 }

@@ -1,11 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { App } from '@slack/bolt';
 import { commandMessage } from '../../blocks/command';
-import type { SlackMessage } from '../../blocks/kit';
 import { errorText } from '../../log';
 import { refusal, splitVisibility } from '../access';
 import type { ListenerDeps } from '../deps';
 import { sendAnswer } from '../send';
+import type { SlackMessage } from '../../kernel/message';
 
 /**
  * `/drive <subcommand>`: acknowledged at once (Slack wants it within 3 s), answered through the

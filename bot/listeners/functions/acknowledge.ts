@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { App } from '@slack/bolt';
-import type { AlertRecord } from '../../alerts/model';
-import type { StateStore } from '../../state/store';
+import type { AlertRecord } from '../../kernel/alert';
+import type { AlertStore } from '../../features/alerts/store';
 import { refusal } from '../access';
 import type { ListenerDeps } from '../deps';
 import { overLimit, runStep, StepFailure, type StepLimits } from './run';
@@ -16,24 +16,24 @@ const HOW =
  * The open alert a workflow names: its event number, a link to its message (a digest's link is
  * refused when it lists several), or its key `<asset id>:<event id>`.
  */
-export async function findAlert(store: StateStore, reference: string): Promise<AlertRecord> {
+export async function findAlert(alerts: AlertStore, reference: string): Promise<AlertRecord> {
 	const ref = reference.trim();
 	if (!ref) throw new StepFailure(`Name the alert. ${HOW}`);
-	const open = await store.openAlerts();
+	const open = await alerts.openAlerts();
 	const link = /\/archives\/([CGD][A-Z0-9]+)\/p(\d{10})(\d{6})/.exec(ref);
 	let found: AlertRecord[];
 	if (link) {
 		const ts = `${link[2]}.${link[3]}`;
 		found = [];
 		for (const a of open)
-			if ((await store.messagesOf(a.key)).some((m) => m.channelId === link[1] && m.ts === ts))
+			if ((await alerts.messagesOf(a.key)).some((m) => m.channelId === link[1] && m.ts === ts))
 				found.push(a);
 		if (found.length > 1)
 			throw new StepFailure(
 				`That link is a digest listing ${found.length} open alerts; give the event number of the one you mean.`,
 			);
 	} else if (/^\d+:\d+$/.test(ref)) {
-		const event = await store.getEvent(ref);
+		const event = await alerts.getEvent(ref);
 		if (event && event.status !== 'Open')
 			throw new StepFailure(
 				`${event.alert.severity} ${event.alert.code} on ${event.alert.asset.name} is closed already: nothing to acknowledge.`,
@@ -68,13 +68,13 @@ export function registerAcknowledgeSteps(app: App, deps: ListenerDeps, limits: S
 				limits.readMs,
 				overLimit(takeOver ? 'Taking over the fault' : 'Acknowledging the fault', limits.readMs),
 				async () => {
-					const { oncall, store } = deps;
-					if (!oncall || !store)
+					const { oncall, alerts } = deps;
+					if (!oncall || !alerts)
 						throw new StepFailure('The bot is still starting; run the workflow again in a minute.');
 					const user = String(inputs.user ?? '');
-					const alert = await oncall.present(await findAlert(store, String(inputs.alert ?? '')));
+					const alert = await oncall.present(await findAlert(alerts, String(inputs.alert ?? '')));
 					// The channels the alert was posted in: the allow-list applies as to its buttons.
-					const channel = (await store.messagesOf(alert.key))[0]?.channelId;
+					const channel = (await alerts.messagesOf(alert.key))[0]?.channelId;
 					const refused = refusal(
 						{ ...config.allow, channels: channel ? config.allow.channels : [] },
 						{ user, channel },

@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { App, webApi } from '@slack/bolt';
-import type { AssetRef } from '../../alerts/model';
+import type { AssetRef } from '../../kernel/alert';
 import { commandMessage } from '../../blocks/command';
-import type { AssetStatus, CommandResult } from '../../commands/model';
-import { fillLink } from '../../oncall';
+import type { AssetStatus, CommandResult } from '../../features/commands/model';
+import { fillLink } from '../../features/oncall/oncall';
 import { assetLine } from '../../render/format';
 import { messageToText } from '../../render/text';
 import type { ListenerDeps } from '../deps';
@@ -22,15 +22,15 @@ export function commandFailure(result: CommandResult, timeZone: string): StepFai
 /** The asset's page when configured, else the Slack link of its latest open alert message. */
 async function permalink(
 	asset: AssetRef,
-	{ config, store }: ListenerDeps,
+	{ config, alerts }: ListenerDeps,
 	client: webApi.WebClient,
 ): Promise<string | undefined> {
 	if (config.links.assetPage) return fillLink(config.links.assetPage, { asset, code: '' });
-	if (!store) return undefined;
-	const alert = (await store.openAlerts())
+	if (!alerts) return undefined;
+	const alert = (await alerts.openAlerts())
 		.filter((a) => a.asset.id === asset.id)
 		.sort((a, b) => b.eventTime.localeCompare(a.eventTime))[0];
-	const ref = alert && (await store.messagesOf(alert.key))[0];
+	const ref = alert && (await alerts.messagesOf(alert.key))[0];
 	if (!ref) return undefined;
 	const answer = await client.chat
 		.getPermalink({ channel: ref.channelId, message_ts: ref.ts })

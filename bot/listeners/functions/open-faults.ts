@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { App } from '@slack/bolt';
-import type { AlertRecord } from '../../alerts/model';
-import { routeAlert } from '../../alerts/routing';
-import { closest } from '../../config/route-check';
+import type { AlertRecord } from '../../kernel/alert';
+import { routeAlert } from '../../features/alerts/routing';
+import { closest } from '../../features/alerts/route-check';
 import type { ListenerDeps } from '../deps';
 import { faultLine, listText } from './outputs';
 import { overLimit, runStep, StepFailure, type StepLimits } from './run';
@@ -21,12 +21,12 @@ const same = (a: string | undefined, b: string) =>
 
 /** The open faults of the bot's state within a scope, newest first, as the Acknowledge step takes them (their event numbers). */
 export async function openFaults(
-	{ store, oncall, config }: ListenerDeps,
+	{ alerts, oncall, config }: ListenerDeps,
 	scope: FaultScope,
 ): Promise<AlertRecord[]> {
-	if (!store)
+	if (!alerts)
 		throw new StepFailure('The bot is still starting; run the workflow again in a minute.');
-	const inScope = (await store.openAlerts())
+	const inScope = (await alerts.openAlerts())
 		.filter((a) => a.status === 'Open' && a.severity === 'Fault')
 		.filter((a) => !scope.plant || same(a.asset.plant, scope.plant))
 		.filter(
@@ -41,7 +41,9 @@ export async function openFaults(
 		if (
 			channel &&
 			!routeAlert(config.alerts, a.asset, a.severity).includes(channel) &&
-			!(await store.messagesOf(a.key)).some((m) => m.channelId === channel || m.channel === channel)
+			!(await alerts.messagesOf(a.key)).some(
+				(m) => m.channelId === channel || m.channel === channel,
+			)
 		)
 			continue;
 		faults.push(oncall ? await oncall.present(a) : a);

@@ -1,9 +1,9 @@
 // Step outputs are plain text a workflow puts into a message or a form: no Slack emoji codes, no
 // mrkdwn markers, times in the bot's zone as everywhere else.
-import type { AlertRecord } from '../../alerts/model';
+import type { AlertRecord } from '../../kernel/alert';
 import { predictedDates } from '../../blocks/cbm';
-import type { AssetStatus } from '../../commands/model';
-import type { AssetLink } from '../../connectivity/tracker';
+import type { AssetStatus } from '../../features/commands/model';
+import type { AssetLink } from '../../features/connectivity/tracker';
 import { assetLine, formatTime } from '../../render/format';
 
 /** Lines a list output holds at most (a workflow message takes them all within Slack's limits). */

@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import type { App, webApi } from '@slack/bolt';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseReportRequest, type ReportRequestText } from '../../reports/request';
-import type { ReportJob, ReportService } from '../../reports/service';
+import { parseReportRequest, type ReportRequestText } from '../../features/reports/request';
+import type { ReportJob, ReportService } from '../../features/reports/service';
 import { refusal } from '../access';
 import type { ListenerDeps } from '../deps';
 import { runStep, StepFailure, type StepLimits, type StepOutputs } from './run';

@@ -1,9 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Started by child.js: one replica's leadership. Every 100 ms it "acts" as a leader would before a Slack call:
-// assertLeading(), then a transaction of the bot's PostgreSQL store (fenced by setFence) that records the act with its epoch and the database's time.
+// assertLeading(), then a transaction of the bot's PostgreSQL store (fenced by FencedDatabase) that records the act with its epoch and the database's time.
+import { BOT_SCHEMA } from '../../../bot/app/schema';
 import { databaseSettings } from '../../../bot/state/database-url';
-import { startLeadership } from '../../../bot/state/leadership';
+import { startLeadership } from '../../../bot/cluster/leadership';
 import { PostgresDatabase } from '../../../bot/state/postgres';
+import { FencedDatabase } from '../../../bot/cluster/fence';
 
 const report = (event: Record<string, unknown>): void =>
 	void process.stdout.write(`${JSON.stringify(event)}\n`);
@@ -17,7 +19,9 @@ const quiet = {
 };
 
 async function main(): Promise<void> {
-	const db = await PostgresDatabase.open(databaseSettings({ DRIVE_BOT_DATABASE_URL: url })!);
+	const db = new FencedDatabase(
+		await PostgresDatabase.open(databaseSettings({ DRIVE_BOT_DATABASE_URL: url })!, BOT_SCHEMA),
+	);
 	const leadership = startLeadership({
 		connection: { connectionString: url },
 		holder,
@@ -26,7 +30,7 @@ async function main(): Promise<void> {
 		onLead: (epoch) => report({ event: 'lead', epoch }),
 		onStepDown: (reason) => report({ event: 'stepdown', reason }),
 	});
-	db.setFence((tx) => leadership.fence(tx));
+	db.fenceWith((tx) => leadership.fence(tx));
 	let acting = false;
 	let acted = false;
 	setInterval(() => {
