@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- a build script, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console -- a build script, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The picture of the bot in docs/architecture.md (docs/images/bot-roles.svg and the section between its
 // bot-roles markers): what every replica runs, what only the leader runs, and the path of a fault from the
 // platform to a Slack message. Everything in it is read from the modules BOT_LAYOUT names: each part's module
