@@ -5,51 +5,15 @@
 // SQL interface and stores' plumbing; bot/cluster what replicas share (leadership, the fence, Slack payload claims);
 // bot/features what every replica reads and enqueues; bot/leader what only the leader runs; bot/app composes them.
 
-/**
- * Import cycles that exist outside the bot today, each left to its owner's change: every other cycle fails.
- * Files: shared/push/index.ts <-> shared/push/listen.ts. Folders: simulator/http with simulator/files and
- * simulator/api; shared/core with shared/transport and shared/auth (and shared/auth -> shared/transport); and
- * nodes/DriveMonitoring/actions <-> nodes/DriveMonitoring/helpers.
- */
-const KNOWN_FILE_CYCLES = {
-	'^shared/push/index\\.ts$': '^shared/push/listen\\.ts$',
-	'^shared/push/listen\\.ts$': '^shared/push/index\\.ts$',
-};
-const KNOWN_FOLDER_CYCLES = {
-	'^simulator/http$': '^simulator/(files|api)$',
-	'^simulator/files$': '^simulator/http$',
-	'^simulator/api$': '^simulator/http$',
-	'^shared/core$': '^shared/(transport|auth)$',
-	'^shared/transport$': '^shared/core$',
-	'^shared/auth$': '^shared/(core|transport)$',
-	'^nodes/DriveMonitoring/helpers$': '^nodes/DriveMonitoring/actions$',
-	'^nodes/DriveMonitoring/actions$': '^nodes/DriveMonitoring/helpers$',
-};
-
-const any = (patterns) => `(${patterns.map((p) => p.replace(/^\^|\$$/g, '')).join('|')})`;
-const exact = (patterns) => `^${any(patterns)}$`;
-
-/** One rule for every `from` outside the known cycles, and one per known member, allowing only its known partner. */
-function cycleRules(name, comment, known, scope) {
-	return [
-		{
-			name,
-			comment,
-			severity: 'error',
-			...(scope ? { scope } : {}),
-			from: { pathNot: exact(Object.keys(known)) },
-			to: { circular: true },
-		},
-		...Object.entries(known).map(([member, partners]) => ({
-			name,
-			comment: `${comment} (a known cycle of ${member} is allowed, no other)`,
-			severity: 'error',
-			...(scope ? { scope } : {}),
-			from: { path: member },
-			to: { circular: true, pathNot: partners },
-		})),
-	];
-}
+/** Nothing may import in a cycle: neither a file through other files, nor a folder through other folders. */
+const noCycle = (name, comment, scope) => ({
+	name,
+	comment,
+	severity: 'error',
+	...(scope ? { scope } : {}),
+	from: {},
+	to: { circular: true },
+});
 
 /** `from` folders of the bot that must not import `to` folders. */
 const direction = (name, comment, from, to, toNot) => ({
@@ -62,17 +26,8 @@ const direction = (name, comment, from, to, toNot) => ({
 
 module.exports = {
 	forbidden: [
-		...cycleRules(
-			'no-file-cycle',
-			'Files must not import each other in a cycle.',
-			KNOWN_FILE_CYCLES,
-		),
-		...cycleRules(
-			'no-folder-cycle',
-			'Folders must not import each other in a cycle.',
-			KNOWN_FOLDER_CYCLES,
-			'folder',
-		),
+		noCycle('no-file-cycle', 'Files must not import each other in a cycle.'),
+		noCycle('no-folder-cycle', 'Folders must not import each other in a cycle.', 'folder'),
 		direction(
 			'kernel-imports-nothing',
 			"The bot's kernel is the shared vocabulary: it imports nothing of the bot.",

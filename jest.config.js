@@ -10,7 +10,7 @@ module.exports = {
 		'^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023' }, module: { type: 'commonjs' } }],
 	},
 	testTimeout: 60000,
-	// The core's and the node's tests fail on any process warning (issue 13).
+	// The core's and the node's tests fail on any process warning.
 	setupFilesAfterEnv: ['<rootDir>/test/helpers/no-process-warnings.ts'],
 	maxWorkers: 2,
 	// Each test file loads its own n8n-core and n8n-workflow, and some of every copy stays in the

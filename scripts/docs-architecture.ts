@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- a build script, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, no-console -- a build script, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The picture of the bot in docs/architecture.md (docs/images/bot-roles.svg and the section between its
 // bot-roles markers): what every replica runs, what only the leader runs, and the path of a fault from the
 // platform to a Slack message. Everything in it is read from the modules BOT_LAYOUT names: each part's module
@@ -47,29 +47,33 @@ export interface BotLayout {
 export const BOT_LAYOUT: BotLayout = {
 	everyReplica: {
 		roots: [
-			{ module: 'bot/runtime.ts', within: 'startBot', except: 'startDuties' },
+			{ module: 'bot/app/start.ts', within: 'startBot' },
+			{ module: 'bot/app/compose.ts' },
+			{ module: 'bot/app/replica.ts' },
+			{ module: 'bot/app/role.ts' },
 			{ module: 'bot/cli.ts' },
+			{ module: 'bot/cli/front.ts' },
 		],
 		parts: [
 			{ label: 'Slack app and listeners', module: 'bot/slack/app.ts', symbol: 'createSlackApp' },
-			{ label: '/drive commands', module: 'bot/commands/handler.ts', symbol: 'CommandHandler' },
-			{ label: 'On-call: acknowledge, silence', module: 'bot/oncall/index.ts', symbol: 'OnCall' },
+			{ label: '/drive commands', module: 'bot/features/commands/', symbol: 'CommandHandler' },
+			{ label: 'On-call: acknowledge, silence', module: 'bot/features/oncall/', symbol: 'OnCall' },
 			{
 				label: 'Connectivity: online and offline',
-				module: 'bot/connectivity/tracker.ts',
+				module: 'bot/features/connectivity/',
 				symbol: 'ConnectivityTracker',
 			},
-			{ label: 'Reports on request', module: 'bot/reports/service.ts', symbol: 'ReportService' },
-			{ label: 'Alert engine: routing', module: 'bot/alerts/engine.ts', symbol: 'AlertEngine' },
+			{ label: 'Reports on request', module: 'bot/features/reports/', symbol: 'ReportService' },
+			{ label: 'Alert engine: routing', module: 'bot/features/alerts/', symbol: 'AlertEngine' },
 			{
-				label: 'Outbox: enqueue (sends only while leading)',
-				module: 'bot/alerts/dispatcher.ts',
+				label: 'Outbox dispatcher (idle unless leading)',
+				module: 'bot/leader/outbox/dispatcher.ts',
 				symbol: 'Dispatcher',
 			},
-			{ label: 'State: SQLite or PostgreSQL', module: 'bot/state/store.ts', symbol: 'StateStore' },
+			{ label: 'State: SQLite or PostgreSQL', module: 'bot/state/', symbol: 'openDatabase' },
 			{
 				label: 'Leadership: lease and fence',
-				module: 'bot/state/leadership.ts',
+				module: 'bot/cluster/',
 				symbol: 'startLeadership',
 			},
 			{
@@ -80,78 +84,107 @@ export const BOT_LAYOUT: BotLayout = {
 		],
 	},
 	leader: {
-		roots: [{ module: 'bot/runtime.ts', within: 'startDuties' }],
+		roots: [
+			{ module: 'bot/app/leader.ts' },
+			{ module: 'bot/leader/sources/start.ts' },
+			{ module: 'bot/leader/sources/push-users.ts' },
+		],
 		parts: [
 			{
 				label: 'Push source (AMQP 1.0, MQTT)',
-				module: 'bot/alerts/sources/push.ts',
+				module: 'bot/leader/sources/push.ts',
 				symbol: 'startPushSource',
 			},
 			{
 				label: 'Poll source (E14 by plan)',
-				module: 'bot/alerts/sources/poll.ts',
+				module: 'bot/leader/sources/poll.ts',
 				symbol: 'startPollSource',
 			},
 			{
 				label: 'Connectivity poll (E8)',
-				module: 'bot/connectivity/poll.ts',
+				module: 'bot/leader/sources/connectivity-poll.ts',
 				symbol: 'startConnectivityPoll',
 			},
 			{
 				label: 'Connectivity sweeps',
-				module: 'bot/connectivity/tracker.ts',
-				symbol: 'startSweeps',
+				module: 'bot/leader/jobs/connectivity-sweeps.ts',
+				symbol: 'startConnectivitySweeps',
 			},
-			{ label: 'Report schedules', module: 'bot/reports/schedule.ts', symbol: 'ReportScheduler' },
-			{ label: 'Report checks (E22)', module: 'bot/reports/service.ts', symbol: 'startChecks' },
+			{
+				label: 'Report schedules',
+				module: 'bot/leader/jobs/report-schedule.ts',
+				symbol: 'ReportScheduler',
+			},
+			{
+				label: 'Report checks (E22)',
+				module: 'bot/leader/jobs/report-checks.ts',
+				symbol: 'startReportChecks',
+			},
 			{
 				label: 'CBM daily digest',
-				module: 'bot/alerts/cbm-digest.ts',
-				symbol: 'enqueueCbmDigestIfDue',
+				module: 'bot/leader/jobs/cbm-digest.ts',
+				symbol: 'startCbmDigest',
 			},
-			{ label: 'On-call reminders and escalations', module: 'bot/oncall/index.ts', symbol: 'tick' },
-			{ label: 'Outbox: send the calls', module: 'bot/alerts/dispatcher.ts', symbol: 'kick' },
+			{
+				label: 'On-call reminders and escalations',
+				module: 'bot/leader/jobs/oncall-checks.ts',
+				symbol: 'startOnCallChecks',
+			},
+			{
+				label: 'Outbox: send the calls',
+				module: 'bot/leader/outbox/dispatcher.ts',
+				symbol: 'kick',
+			},
 		],
 	},
 	faultPath: [
 		{
 			label: 'The platform pushes an AssetEvent',
-			module: 'shared/push/index.ts',
+			module: 'shared/push/create-receiver.ts',
 			symbol: 'createPushReceiver',
 			outside: 'platform',
 		},
 		{
 			label: 'Push source takes the delivery',
-			module: 'bot/alerts/sources/push.ts',
+			module: 'bot/leader/sources/push.ts',
 			symbol: 'startPushSource',
 		},
 		{
 			label: 'or the poll source reads it (E14)',
-			module: 'bot/alerts/sources/poll.ts',
+			module: 'bot/leader/sources/poll.ts',
 			symbol: 'startPollSource',
 			alternative: true,
 		},
 		{
 			label: 'Alert engine routes it to channels',
-			module: 'bot/alerts/routing.ts',
+			module: 'bot/features/alerts/routing.ts',
 			symbol: 'routeAlert',
 		},
 		{
 			label: 'The alert and its Slack call are stored',
-			module: 'bot/state/store.ts',
+			module: 'bot/features/alerts/outbox.ts',
 			symbol: 'enqueue',
 		},
-		{ label: 'The outbox sends the call', module: 'bot/alerts/dispatcher.ts', symbol: 'kick' },
+		{
+			label: 'The outbox sends the call',
+			module: 'bot/leader/outbox/dispatcher.ts',
+			symbol: 'kick',
+		},
+		{
+			label: 'The handler of its kind makes it once',
+			module: 'bot/leader/outbox/handlers/alert.ts',
+			symbol: 'sendAlert',
+		},
 		{
 			label: 'The lease is checked before the call',
-			module: 'bot/alerts/fenced-sink.ts',
-			symbol: 'outboxSink',
+			module: 'bot/leader/outbox/fenced.ts',
+			symbol: 'fencedDelivery',
 		},
 		{ label: 'Block Kit message', module: 'bot/blocks/alert.ts', symbol: 'alertMessage' },
 		{
 			label: 'chat.postMessage to Slack',
-			module: 'bot/slack/sink.ts',
-			symbol: 'SlackNoticeSink',
+			module: 'bot/slack/notifier.ts',
+			symbol: 'SlackNotifier',
 			outside: 'Slack',
 		},
 	],
@@ -316,6 +349,8 @@ function pathSvg(x: number, y: number, width: number, layout: BotLayout) {
 		`<text x="${x}" y="${y + 16}" ${FONT} font-size="15" font-weight="bold" fill="#333">A fault, from the platform to a Slack message</text>`,
 	];
 	const half = (width - 40) / 2;
+	// Wider gaps than the role columns': each arrow of the path is seen whole between its two steps.
+	const stride = 62;
 	let top = y + 30;
 	let previousBottom: number | undefined;
 	const tones = tonesOf(layout);
@@ -323,15 +358,15 @@ function pathSvg(x: number, y: number, width: number, layout: BotLayout) {
 		const tone = tones[i];
 		const lines = [step.label, `${step.module}  ${step.symbol}`];
 		if (step.alternative) {
-			out.push(box(x + half + 40, top - 52, half, 44, tone, lines));
-			out.push(arrow(x + half, top - 30, x + half + 40, top - 30, true));
+			out.push(box(x + half + 40, top - stride, half, 44, tone, lines));
+			out.push(arrow(x + half, top - stride + 22, x + half + 40, top - stride + 22, true));
 			continue;
 		}
 		if (previousBottom !== undefined)
 			out.push(arrow(x + half / 2, previousBottom, x + half / 2, top));
 		out.push(box(x, top, half, 44, tone, lines));
 		previousBottom = top + 44;
-		top += 52;
+		top += stride;
 	}
 	const legend: Array<[Tone, string]> = [
 		['replica', 'every replica'],
@@ -370,7 +405,7 @@ export function renderSvg(layout: BotLayout = BOT_LAYOUT): string {
 	const height = path.bottom + 20;
 	return `${[
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
-		'<defs><marker id="arrow" markerWidth="8" markerHeight="8" refX="7" refY="4" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#555"/></marker></defs>',
+		'<defs><marker id="arrow" markerWidth="8" markerHeight="8" refX="7" refY="4" orient="auto" markerUnits="userSpaceOnUse"><path d="M0,0 L8,4 L0,8 z" fill="#555"/></marker></defs>',
 		`<rect width="${width}" height="${height}" fill="#ffffff"/>`,
 		`<text x="20" y="28" ${FONT} font-size="18" font-weight="bold" fill="#222">The Slack bot: its roles and the path of a fault</text>`,
 		replica.svg,
@@ -382,10 +417,14 @@ export function renderSvg(layout: BotLayout = BOT_LAYOUT): string {
 
 const link = (module: string) => `[${module}](../${module})`;
 const partItem = (part: Part) => `- ${part.label}: \`${part.symbol}\` in ${link(part.module)}`;
-const rootsText = (roots: Root[]) =>
-	roots
-		.map((r) => (r.within ? `\`${r.within}\` in ${link(r.module)}` : link(r.module)))
-		.join(' and ');
+/** "A, B and C start" (or "A starts"): the code that starts a role's parts. */
+function rootsStart(roots: Root[]): string {
+	const names = roots.map((r) =>
+		r.within ? `\`${r.within}\` in ${link(r.module)}` : link(r.module),
+	);
+	const last = names.pop();
+	return names.length > 0 ? `${names.join(', ')} and ${last} start` : `${last} starts`;
+}
 
 export const START =
 	'<!-- bot-roles: drawn by scripts/docs-architecture.ts; do not edit by hand -->';
@@ -402,10 +441,10 @@ export function renderSection(layout: BotLayout = BOT_LAYOUT): string {
 		'',
 		'![The bot: what every replica runs, what only the leader runs, and the path of a fault](images/bot-roles.svg)',
 		'',
-		`**Every replica** runs what ${rootsText(layout.everyReplica.roots)} start${exceptions.length ? ` (outside ${exceptions.join(', ')})` : ''}:`,
+		`**Every replica** runs what ${rootsStart(layout.everyReplica.roots)}${exceptions.length ? ` (outside ${exceptions.join(', ')})` : ''}:`,
 		...layout.everyReplica.parts.map(partItem),
 		'',
-		`**Only the leader** runs what ${rootsText(layout.leader.roots)} starts (a single process on SQLite always leads):`,
+		`**Only the leader** runs what ${rootsStart(layout.leader.roots)} (a single process on SQLite always leads):`,
 		...layout.leader.parts.map(partItem),
 		'',
 		'**A fault, from the platform to a Slack message:**',

@@ -31,7 +31,7 @@ export {
 	type TransportFactory,
 	type DefaultTransportOptions,
 } from './transport/default';
-export { useTimers, type Timers } from './core/wait';
+export { useTimers, type Timers } from './timers/wait';
 export type { Logger } from './core/logger';
 export type { RetryOptions } from './core/retry';
 export type { RequestOptions } from './endpoints/context';

@@ -6,7 +6,7 @@ import { createControl, type SimulatorControl } from './control';
 import { Faults, type FaultRule } from './faults';
 import { seedFleet } from './fleet/seed';
 import { fleetView, type FleetView } from './fleet/view';
-import { createSimulatorServer } from './http/server';
+import { createSimulatorServer } from './server';
 import { startupInfo, type SimulatorInfo } from './info';
 import { Platform } from './platform';
 import { startPushChannel } from './push';

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-// Failover of the bot's replicas (issue 26), with production's lease timings (10 s lease renewed every 2 s): three
+// Failover of the bot's replicas, with production's lease timings (10 s lease renewed every 2 s): three
 // replicas of the compiled bot on a private PostgreSQL, faults opening and closing all along, Slack answering in
 // 400 ms, and the leader killed again and again, kill -9 and SIGSTOP in turn (the frozen one woken by SIGCONT
 // after the failover, then stopped), a replica started for each one killed. A failover is the time from the kill
@@ -14,7 +14,7 @@ import { type BenchSuite, type Figure, percentile } from '../suite';
 
 const KILLS = Number(process.env.FAILOVER_KILLS ?? 20);
 const BASELINE_KILLS = Number(process.env.FAILOVER_BASELINE_KILLS ?? 20);
-/** Issue 26's targets, p95 until the new leader posts. */
+/** The targets, p95 until the new leader posts. */
 const TARGET_MS: Record<KillSignal, number> = { SIGKILL: 15_000, SIGSTOP: 30_000 };
 const logger = createLogger({ level: 'error', write: () => undefined });
 const progress = (line: string) => process.stderr.write(`bench failover: ${line}\n`);
@@ -116,7 +116,7 @@ const suite: BenchSuite = {
 		});
 		return {
 			name: 'failover',
-			description: `Issue 26: three replicas of the compiled bot on PostgreSQL 15 with production's lease (10 s, renewed every 2 s), faults opening and closing, Slack answering in 400 ms; ${2 * KILLS} kills of the leader, kill -9 and SIGSTOP in turn, a replica started for each. Failover: from the kill until another process's first post reaches Slack.`,
+			description: `Three replicas of the compiled bot on PostgreSQL 15 with production's lease (10 s, renewed every 2 s), faults opening and closing, Slack answering in 400 ms; ${2 * KILLS} kills of the leader, kill -9 and SIGSTOP in turn, a replica started for each. Failover: from the kill until another process's first post reaches Slack.`,
 			figures,
 		};
 	},

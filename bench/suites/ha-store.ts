@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- a benchmark program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-// The bot on PostgreSQL against the same bot on its SQLite file (issue 26), measured in the same run: the scale
+// The bot on PostgreSQL against the same bot on its SQLite file, measured in the same run: the scale
 // suite's push set-up at 10,000 assets (bench/suites/scale.ts runPush: the bot in a process of its own as npm start
 // runs it, the simulator in another, a CP's data-subscription user plus a customer's, one fault per 3.2 s; here with
 // the operator's platform credential, so all 10,000 assets are in the bot's directory), once per
@@ -22,7 +22,7 @@ const env = (name: string, fallback: number) => Number(process.env[name] ?? fall
 const ROUNDS = env('HA_STORE_ROUNDS', 2);
 const ASSETS = env('HA_STORE_ASSETS', 10_000);
 const EVENTS = env('HA_STORE_EVENTS', 30);
-/** Issue 26's targets, stated here and never lowered. */
+/** The targets the PostgreSQL store must meet, stated here and never lowered. */
 const LATENCY_RATIO_MAX = 1.5;
 const LATENCY_P95_MAX_MS = 1000;
 const RSS_RATIO_MAX = 1.1;
@@ -134,7 +134,7 @@ const suite: BenchSuite = {
 		return {
 			name: 'ha-store',
 			description:
-				"The bot on PostgreSQL (issue 26) against the same bot on its SQLite file, same run: alert latency and RSS of one replica at 10,000 assets (the scale suite's push set-up), stores alternating.",
+				"The bot on PostgreSQL against the same bot on its SQLite file, same run: alert latency and RSS of one replica at 10,000 assets (the scale suite's push set-up), stores alternating.",
 			figures,
 		};
 	},

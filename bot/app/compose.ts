@@ -4,7 +4,7 @@ import { FencedDatabase } from '../cluster/fence';
 import { ConfigError } from '../config/load';
 import type { BotConfig } from '../config/schema';
 import { AlertEngine } from '../features/alerts/engine';
-import { fleetNames, routeProblems } from '../features/alerts/route-check';
+import { routeProblems } from '../features/alerts/route-check';
 import { type AlertState, alertState } from '../features/alerts/state';
 import { TrendService } from '../features/charts/trend';
 import { CommandHandler } from '../features/commands/handler';
@@ -74,7 +74,7 @@ export async function composeServices(options: BotOptions, role: ReplicaRole): P
 			);
 		}
 		await services.directory.ensure();
-		await checkRoutes(options.platform, config, logger, options.lenient === true);
+		await checkRoutes(services.directory, config, logger, options.lenient === true);
 		return services;
 	} catch (error) {
 		await closeServices(services);
@@ -107,14 +107,10 @@ function buildAlerting(
 	state: AlertState,
 	directory: AssetDirectory,
 ) {
-	const { config, platform, logger } = options;
+	const { config, logger } = options;
 	const outbox = new OutboxSignal();
-	const oncall = new OnCall(
-		state,
-		config,
-		directory,
-		outbox.enqueued,
-		async () => fleetNames(await platform.organization.getNodes()).plants,
+	const oncall = new OnCall(state, config, directory, outbox.enqueued, async () =>
+		(await directory.tree()).plants.flatMap((p) => (p.name ? [p.name] : [])),
 	);
 	// Every Slack call of the outbox first checks this replica still leads: a leader frozen after its check in the
 	// outbox loop, between recording its intent and posting, must not post once woken.
@@ -251,7 +247,7 @@ function buildServices(options: BotOptions, role: ReplicaRole, db: FencedDatabas
 
 /** Refuses (or with `--lenient` warns about) routes that name what the platform does not have. */
 async function checkRoutes(
-	platform: DrivePlatform,
+	directory: AssetDirectory,
 	config: BotConfig,
 	logger: BotLogger,
 	lenient: boolean,
@@ -262,7 +258,7 @@ async function checkRoutes(
 		)
 	)
 		return;
-	const problems = routeProblems(config.alerts, fleetNames(await platform.organization.getNodes()));
+	const problems = routeProblems(config.alerts, await directory.tree());
 	if (problems.length === 0) return;
 	const text = `Routes that would never match (their alerts would go to ${config.alerts.defaultChannel}):\n${problems.join('\n')}`;
 	if (!lenient)

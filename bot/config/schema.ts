@@ -425,4 +425,3 @@ export const botConfigSchema = z.strictObject({
 
 export type BotConfig = z.infer<typeof botConfigSchema>;
 export type Route = z.infer<typeof route>;
-export type PushUserConfig = z.infer<typeof pushUser>;

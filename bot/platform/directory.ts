@@ -1,4 +1,4 @@
-import { FleetDirectory, powerTrainsByMember } from '../../shared/fleet';
+import { FleetDirectory, type OrganizationTree, powerTrainsByMember } from '../../shared/fleet';
 import { mentions, resolveName } from '../../shared/resolve/match';
 import type { AssetRef } from '../kernel/alert';
 import type { BotLogger } from '../log';
@@ -23,6 +23,7 @@ export class AssetDirectory {
 	private assets: AssetListItem[] = [];
 	private byIdMap = new Map<number, AssetListItem>();
 	private powerTrains = new Map<number, AssetListItem>();
+	private fleet: FleetDirectory | undefined;
 	private readonly details = new Map<number, Promise<AssetDetail>>();
 	private loadedAt = 0;
 	private loading: Promise<void> | undefined;
@@ -52,6 +53,7 @@ export class AssetDirectory {
 	private async load(): Promise<void> {
 		const fleet = new FleetDirectory(this.platform, { concurrency: this.options.concurrency ?? 4 });
 		const assets = await fleet.assets();
+		this.fleet = fleet;
 		this.assets = assets;
 		this.byIdMap = new Map(assets.map((a) => [a.id, a]));
 		this.powerTrains = powerTrainsByMember(assets);
@@ -64,6 +66,12 @@ export class AssetDirectory {
 
 	byId(id: number): AssetListItem | undefined {
 		return this.byIdMap.get(id);
+	}
+
+	/** The organizations, asset groups and plants (E2) the fleet was last loaded from. */
+	async tree(): Promise<OrganizationTree> {
+		await this.ensure();
+		return (this.fleet ?? new FleetDirectory(this.platform)).tree();
 	}
 
 	/** The PowerTrain that holds this drive or motor, if any. */

@@ -35,3 +35,8 @@ export function nearest<T>(
 		.slice(0, count)
 		.map((x) => x.item);
 }
+
+/** The names nearest to what was written, nearest first, at most three, each once: for "did you mean". */
+export function nearestNames(written: string, names: readonly string[]): string[] {
+	return nearest(written, [...new Set(names)], (name) => [name], 3);
+}

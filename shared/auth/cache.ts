@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { raceAbort } from '../core/wait';
+import { raceAbort } from '../timers/wait';
 import type { AccessToken, ApiCredentials } from './token';
 
 export interface TokenCacheOptions {

@@ -1,4 +1,4 @@
-import { raceAbort } from '../core/wait';
+import { raceAbort } from '../timers/wait';
 import { levelOfSubscriptions } from '../ranges/history';
 import type { Level } from '../spec';
 

@@ -3,7 +3,7 @@ import { fetchAccessToken, type AccessToken, type ApiCredentials } from '../auth
 import type { SafeLogger } from '../core/logger';
 import type { TokenAuth } from '../core/request';
 import { backoffDelay, type RetryPolicy } from '../core/retry';
-import { sleep } from '../core/wait';
+import { sleep } from '../timers/wait';
 import { TransportError, UnexpectedResponseError, ValidationError } from '../errors';
 import { REDACTED, registerSecret } from '../redact';
 import type { Transport } from '../transport/types';

@@ -1,4 +1,4 @@
-import { abortError, onAbort } from './wait';
+import { abortError, onAbort } from '../timers/wait';
 
 /**
  * Bounded concurrency: at most `limit` tasks run at once, the rest queue in arrival order.

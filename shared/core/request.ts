@@ -28,7 +28,7 @@ import { toTransportError } from '../transport/errors';
 import type { Limiter } from './limiter';
 import type { SafeLogger } from './logger';
 import { backoffDelay, isRetryableStatus, retryAfterMs, type RetryPolicy } from './retry';
-import { callSignal, raceAbort, sleep } from './wait';
+import { callSignal, raceAbort, sleep } from '../timers/wait';
 
 export interface TokenAuth {
 	credentials: ApiCredentials;

@@ -1,4 +1,4 @@
-import { follow } from '../core/wait';
+import { follow } from '../timers/wait';
 import type { Window } from './windows';
 
 /**

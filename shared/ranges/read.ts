@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger';
-import { callSignal } from '../core/wait';
+import { callSignal } from '../timers/wait';
 import type { RequestOptions } from '../endpoints/context';
 import {
 	DeadlineError,

@@ -2,7 +2,7 @@
 // The host side of the core in a Node program (bot, simulator, benchmarks, tests): Node's timers
 // and the undici transport. Importing this module installs both; n8n's pack never imports it.
 import { setTimeout as delay } from 'node:timers/promises';
-import { useTimers } from '../core/wait';
+import { useTimers } from '../timers/wait';
 import { setDefaultTransport } from '../transport/default';
 import { createUndiciTransport } from '../transport/undici';
 

@@ -1,7 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { toTransportError } from './errors';
 import { TransportError } from '../errors';
-import { onAbort } from '../core/wait';
+import { onAbort } from '../timers/wait';
 import type { Transport, TransportRequest, TransportResponse } from './types';
 
 export interface UndiciTransportOptions {

@@ -35,10 +35,10 @@ test(`the committed picture and section are what the script draws from the code 
 });
 
 test('a module the table names that the tree does not have stops the drawing, saying what to change', () => {
-	const moved = changed((l) => (l.leader.parts[0].module = 'bot/alerts/sources/gone.ts'));
+	const moved = changed((l) => (l.leader.parts[0].module = 'bot/leader/sources/gone.ts'));
 	expect(() => renderSvg(moved)).toThrow(LayoutError);
 	expect(() => renderSvg(moved)).toThrow(
-		'bot/alerts/sources/gone.ts is not in the tree: point its entry in BOT_LAYOUT (scripts/docs-architecture.ts) at where it is now',
+		'bot/leader/sources/gone.ts is not in the tree: point its entry in BOT_LAYOUT (scripts/docs-architecture.ts) at where it is now',
 	);
 	expect(() =>
 		renderSection(changed((l) => (l.faultPath[0].module = 'shared/push/gone/'))),
@@ -60,13 +60,13 @@ test("a part drawn in the other role's column (not started by that role's code) 
 		'startPollSource ("Poll source (E14 by plan)") is not started by the code of every replica',
 	);
 	const rootGone = changed((l) => (l.leader.roots[0].within = 'startLeaderDuties'));
-	expect(() => renderSvg(rootGone)).toThrow('bot/runtime.ts has no function startLeaderDuties');
+	expect(() => renderSvg(rootGone)).toThrow('bot/app/leader.ts has no function startLeaderDuties');
 });
 
 test('a folder stands for every module in it, read from the tree', () => {
-	const modules = modulesOf('bot/alerts/sources/');
-	expect(modules).toEqual(expect.arrayContaining(['bot/alerts/sources/push.ts']));
-	expect(modules.every((m) => m.startsWith('bot/alerts/sources/') && m.endsWith('.ts'))).toBe(true);
-	const foldered = changed((l) => (l.leader.parts[0].module = 'bot/alerts/sources/'));
-	expect(renderSvg(foldered)).toContain('bot/alerts/sources/  startPushSource');
+	const modules = modulesOf('bot/leader/sources/');
+	expect(modules).toEqual(expect.arrayContaining(['bot/leader/sources/push.ts']));
+	expect(modules.every((m) => m.startsWith('bot/leader/sources/') && m.endsWith('.ts'))).toBe(true);
+	const foldered = changed((l) => (l.leader.parts[0].module = 'bot/leader/sources/'));
+	expect(renderSvg(foldered)).toContain('bot/leader/sources/  startPushSource');
 });

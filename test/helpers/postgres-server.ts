@@ -50,7 +50,7 @@ const run = (command: string, args: string[]): void => {
 
 /**
  * Starts a private server on 127.0.0.1 and a free port in a temporary directory, with a password-protected,
- * non-superuser role that owns its database (as the issue requires of production; CREATEDB only so the bot suite can make a database per test state, the bot needs no more than its own database).
+ * non-superuser role that owns its database (as production's role should be; CREATEDB only so the bot suite can make a database per test state, the bot needs no more than its own database).
  */
 export async function startPostgres(): Promise<PrivatePostgres> {
 	const dir = mkdtempSync(join(tmpdir(), 'drive-pg-'));

@@ -308,7 +308,7 @@ describe("a model's badly formed parameters", () => {
 		expect(byName('Get_Events')).toMatch(
 			/Start Time: \\?"two weeks ago\\?" is not a date; send an ISO 8601 date-time such as \d{4}-/,
 		);
-		// Asset fields take an ID or a name (issue 27): a name that matches nothing says what to send instead.
+		// Asset fields take an ID or a name: a name that matches nothing says what to send instead.
 		expect(byName('Get_Health')).toMatch(
 			/Asset \\?"pump three\\?" matches no asset these credentials can see\. Send an id or a name/,
 		);

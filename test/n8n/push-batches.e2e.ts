@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // The push trigger's batches in a real n8n 2.41 (`n8n start`, regular mode) on real brokers:
-// Debian's RabbitMQ (AMQP 1.0) and Mosquitto 2.0 (MQTT 3.1.1), started here on 127.0.0.1 (issue 28).
+// Debian's RabbitMQ (AMQP 1.0) and Mosquitto 2.0 (MQTT 3.1.1), started here on 127.0.0.1.
 // - A batch of 100 over each: every event once across executions, in order within a batch, and
 //   (AMQP, where the broker shows it) unacknowledged until the execution ends.
 // - A failed batch (acknowledge after a successful execution) comes back whole.
@@ -32,10 +32,10 @@ import {
 } from './push-harness';
 
 /**
- * How long the two workflows on one credential stay active while events arrive. The defect this
- * guards against (issue 28) showed 35-41 session take-overs in 2 minutes, one every 3 s, and n8n
- * re-activates a trigger it deactivated within seconds; 2 minutes (the issue's figure) holds dozens
- * of such cycles, and events are published across the whole span, not only at its start.
+ * How long the two workflows on one credential stay active while events arrive. What this guards
+ * against is two workflows on one credential taking the session from each other, one take-over every
+ * few seconds, and n8n re-activates a trigger it deactivated within seconds: 2 minutes hold dozens of
+ * such cycles, and events are published across the whole span, not only at its start.
  */
 const TWO_WORKFLOWS_MS = 120_000;
 const TWO_WORKFLOWS_EVENTS = 200;

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-// What the real-n8n push tests share (issue 28): an n8n user folder of their own with both
+// What the real-n8n push tests share: an n8n user folder of their own with both
 // packages, the Drive Monitoring Push Trigger in a workflow that hands every item of its batch to
 // a receiver in the test (which can hold or fail the requests of an execution), and waiting.
 import crypto from 'node:crypto';

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
-// The push trigger's batches in n8n's queue mode (issue 28): `n8n start` (main: the trigger, the
+// The push trigger's batches in n8n's queue mode: `n8n start` (main: the trigger, the
 // queue) and `n8n worker` on Debian's redis-server, events from Debian's RabbitMQ over AMQP 1.0.
 // The worker running a batch is killed with kill -9 (and its task runner with it), a new worker
 // is started: the batch comes back (released by the trigger's Execution Timeout, set short here,

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 // Per-call deadlines share one host timer per duration: each still fires at its own
 // time, never before, a cancelled one never, and a lane with nothing waiting holds no timer.
-import { setDeadline, type Arm } from '../../shared/core/deadlines';
+import { setDeadline, type Arm } from '../../shared/timers/deadlines';
 import { waitFor } from '../bot/helpers';
 
 /** The host's timer, counting what is armed and still pending. */

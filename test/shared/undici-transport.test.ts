@@ -9,7 +9,7 @@ import { getEventListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { TransportError } from '../../shared';
 import { createUndiciTransport } from '../../shared/runtime/node';
-import { callSignal } from '../../shared/core/wait';
+import { callSignal } from '../../shared/timers/wait';
 import type { Transport } from '../../shared/transport/types';
 import { waitFor } from '../bot/helpers';
 

@@ -1,4 +1,5 @@
 import { assetStandingRefusal } from '../../../shared/errors';
+import { isPowerTrain } from '../../../shared/fleet';
 import { explainLevelDenial } from '../../../shared/levels';
 import { ceilToSecond } from '../../../shared/time';
 import type { AssetRef } from '../../kernel/alert';
@@ -141,7 +142,7 @@ export class TrendService {
 				kind: 'refused',
 				message: `No single asset matches the start of "${words.slice(0, -1).join(' ')}". Name it by serial number or id.`,
 			};
-		if (asset.assetType === 'PowerTrain')
+		if (isPowerTrain(asset))
 			return {
 				kind: 'refused',
 				message: `${asset.name} is a PowerTrain: its signals belong to its drive and motor. Ask for one of them.`,

@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { assetStandingRefusal, DriveMonitoringApiError } from '../../../shared/errors';
+import { isPowerTrain, membersOf } from '../../../shared/fleet';
 import { Limiter } from '../../../shared/core/limiter';
 import { explainLevelDenial, FEATURE_LABELS, toLevel } from '../../../shared/levels';
 import { ceilToSecond } from '../../../shared/time';
@@ -241,9 +242,9 @@ export class CommandHandler {
 	}
 
 	private async status(item: AssetListItem): Promise<CommandResult> {
-		if (item.assetType === 'PowerTrain') {
+		if (isPowerTrain(item)) {
 			// The API refuses PowerTrains (S3): its drive and motor answer for it.
-			const members = item.subAssets ?? [];
+			const members = membersOf(item);
 			const asset = listRef(item);
 			if (members.length === 0)
 				return {
@@ -284,7 +285,7 @@ export class CommandHandler {
 			this.cbm(item.id),
 			this.level(item.id),
 			directory.ref(item.id),
-			item.assetType === 'PowerTrain' ? undefined : this.deps.trends?.latest(item.id),
+			isPowerTrain(item) ? undefined : this.deps.trends?.latest(item.id),
 		]);
 		return {
 			kind: 'status',
@@ -422,7 +423,7 @@ export class CommandHandler {
 			.all()
 			.filter(
 				(a) =>
-					a.assetType !== 'PowerTrain' &&
+					!isPowerTrain(a) &&
 					(!q || (a.assetGroupName ?? '').toLowerCase() === q || String(a.assetGroupId) === q),
 			);
 		if (group && assets.length === 0) {

@@ -4,7 +4,7 @@ import type { AssetDirectory } from '../../platform/directory';
 import type { SqlScope } from '../../state/scope';
 import { type AlertState, alertState } from '../alerts/state';
 import type { MessageRef } from '../alerts/store';
-import { closest } from '../alerts/route-check';
+import { nearestNames } from '../../platform/nearest';
 import { formatTime } from '../../render/format';
 import { describeDuration, parseDuration } from './durations';
 import { OnCallStore, type Silence, type SilenceKind } from './store';
@@ -294,7 +294,7 @@ export class OnCall {
 			return {
 				error: `Several assets match "${name}"; use its serial number or id (\`${this.config.command} find ${name}\` lists them).`,
 			};
-		const near = closest(name, [...groups, ...plants]);
+		const near = nearestNames(name, [...groups, ...plants]);
 		const what =
 			keyword === 'group'
 				? 'asset group'

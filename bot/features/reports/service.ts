@@ -3,6 +3,7 @@ import {
 	ValidationError,
 	assetStandingRefusal,
 } from '../../../shared/errors';
+import { isPowerTrain, membersOf } from '../../../shared/fleet';
 import { explainLevelDenial, toLevel } from '../../../shared/levels';
 import { utc8DateToInstant } from '../../../shared/time';
 import { type BotLogger, errorText } from '../../log';
@@ -139,7 +140,7 @@ export class ReportService {
 			return {
 				kind: 'group',
 				name: inGroup[0].assetGroupName ?? target,
-				assets: inGroup.filter((a) => a.assetType !== 'PowerTrain'),
+				assets: inGroup.filter((a) => !isPowerTrain(a)),
 			};
 		const found = directory.lookup(target);
 		if (found.kind === 'none') {
@@ -159,8 +160,8 @@ export class ReportService {
 					.map((a) => `${a.name} (id ${a.id})`)
 					.join(', ')}. Name one by its id or serial number.`,
 			};
-		if (found.asset.assetType === 'PowerTrain') {
-			const members = (found.asset.subAssets ?? [])
+		if (isPowerTrain(found.asset)) {
+			const members = membersOf(found.asset)
 				.map((a) => `${a.assetType} ${a.name ?? a.id} (id ${a.id})`)
 				.join(' or ');
 			return {

@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { forEachLimit } from '../../../shared/core/limiter';
+import { drivesAndMotors } from '../../../shared/fleet';
 import type { BotConfig } from '../../config/schema';
 import { type BotLogger, errorText } from '../../log';
 import type { RequestBudget } from '../../platform/budget';
@@ -97,7 +98,7 @@ export function startConnectivityPoll(deps: {
 			intervalMs,
 			staleMs,
 		});
-	let pace = paceFor(directory.all().filter((a) => a.assetType !== 'PowerTrain').length);
+	let pace = paceFor(drivesAndMotors(directory.all()).length);
 
 	async function readOne(assetId: number, at: string): Promise<boolean> {
 		try {
@@ -125,7 +126,7 @@ export function startConnectivityPoll(deps: {
 			await directory.ensure();
 			// Ids only: a round lasts minutes (16 at 10,000 assets), longer than the directory between
 			// refreshes, and holding its asset objects kept the previous directory alive beside the new.
-			const ids = directory.all().flatMap((a) => (a.assetType === 'PowerTrain' ? [] : [a.id]));
+			const ids = drivesAndMotors(directory.all()).map((a) => a.id);
 			const began = Date.now();
 			let taken = 0;
 			let failed = 0;
@@ -164,7 +165,7 @@ export function startConnectivityPoll(deps: {
 	const loop = async (): Promise<void> => {
 		while (!stop.signal.aborted) {
 			await directory.ensure().catch(() => undefined);
-			const next = paceFor(directory.all().filter((a) => a.assetType !== 'PowerTrain').length);
+			const next = paceFor(drivesAndMotors(directory.all()).length);
 			if (next.roundMs !== pace.roundMs || next.assets !== pace.assets || !started)
 				logger.info(`connectivity: ${describePace(next, share)}`);
 			pace = next;

@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the Slack bot, a Node program, not code n8n loads: n8n Cloud's rules govern the pack (nodes/, credentials/ and the shared/ modules they import) */
+import { isPowerTrain } from '../../../shared/fleet';
 import type { BotConfig } from '../../config/schema';
 import { type BotLogger, errorText } from '../../log';
 import * as metrics from '../../ops/metrics';
@@ -52,9 +53,6 @@ export interface PollDeps {
 	/** Other background reads from the same budget (connectivity, B70): their rate, planned around, and their pace in words. */
 	alongside?: () => { perSecond: number; text: string };
 }
-
-/** Drives and motors: the API refuses PowerTrains, whose drive and motor are listed too. */
-const readable = (a: AssetListItem) => a.assetType !== 'PowerTrain';
 
 /**
  * Alerts by REST polling (E14 per asset, E19 for CBM), within the request budget (B46). Each
@@ -299,10 +297,11 @@ class Polling implements PollSource {
 		return Math.max(0, Math.round((now - this.oldestRead(ids, now)) / 1000));
 	}
 
+	/** Drives and motors: the API refuses PowerTrains, whose drive and motor are listed too. */
 	private readableIds(now: number): number[] {
 		return this.deps.directory
 			.all()
-			.filter((a) => readable(a) && !this.aside.has('events', a.id, now))
+			.filter((a) => !isPowerTrain(a) && !this.aside.has('events', a.id, now))
 			.map((a) => a.id);
 	}
 

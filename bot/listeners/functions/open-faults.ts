@@ -2,7 +2,7 @@
 import type { App } from '@slack/bolt';
 import type { AlertRecord } from '../../kernel/alert';
 import { routeAlert } from '../../features/alerts/routing';
-import { closest } from '../../features/alerts/route-check';
+import { nearestNames } from '../../platform/nearest';
 import type { ListenerDeps } from '../deps';
 import { faultLine, listText } from './outputs';
 import { overLimit, runStep, StepFailure, type StepLimits } from './run';
@@ -65,7 +65,7 @@ async function checkGroup({ directory }: ListenerDeps, group: string | undefined
 	];
 	const ids = directory.all().map((a) => String(a.assetGroupId ?? ''));
 	if (names.some((n) => same(n, group)) || ids.includes(group.trim())) return;
-	const near = closest(group, names);
+	const near = nearestNames(group, names);
 	throw new StepFailure(
 		`No asset group is called "${group}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '.'} Leave Asset group empty for every group.`,
 	);

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, NodeApiError } from 'n8n-wo
 import { NodeOperationError } from 'n8n-workflow';
 import { mapLimit } from '../../../shared/core/limiter';
 import { createNodeClient } from '../transport';
-import { errorOutput, isCredentialFailure, toNodeError } from '../helpers/errors';
+import { errorOutput, isCredentialFailure, toNodeError } from './errors';
 import { getParallelRequests } from './common';
 import { findOperation } from './resources';
 import { compactAnswer, toolAnswerSettings } from './compact';

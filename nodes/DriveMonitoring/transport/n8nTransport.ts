@@ -8,7 +8,7 @@ import type {
 	TransportRequest,
 	TransportResponse,
 } from '../../../shared/transport/types';
-import { raceAbort } from '../../../shared/core/wait';
+import { raceAbort } from '../../../shared/timers/wait';
 
 /** One of n8n's request helpers, bound: `httpRequest` or `httpRequestWithAuthentication`. */
 export type N8nSend = (options: IHttpRequestOptions) => Promise<unknown>;
@@ -66,7 +66,7 @@ export function n8nTransport(send: N8nSend): Transport {
 
 /**
  * The core's Transport contract reports a failed exchange as a TransportError (it decides on
- * retries from it); the node turns it into a NodeApiError in helpers/errors.ts.
+ * retries from it); the node turns it into a NodeApiError in actions/errors.ts.
  */
 function exchangeFailed(failure: HttpFailure | undefined, error: unknown): TransportError {
 	const code = failure?.code ?? 'NETWORK';

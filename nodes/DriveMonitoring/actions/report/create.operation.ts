@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
-import { callSignal } from '../../../../shared/core/wait';
+import { callSignal } from '../../../../shared/timers/wait';
 import { formatDuration } from '../../../../shared/errors';
 import { resolveTarget } from '../../../../shared/resolve/directory';
 import type { Report } from '../../../../shared/schemas';

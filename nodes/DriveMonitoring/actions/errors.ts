@@ -16,7 +16,7 @@ import {
 	UnexpectedResponseError,
 	ValidationError,
 } from '../../../shared/errors';
-import type { Operation } from '../actions/types';
+import type { Operation } from './types';
 
 const credentialFailures = new WeakSet<object>();
 

@@ -125,7 +125,7 @@ const NOT_NEEDED = new Error('no deadline waits on this timer');
 const noop = (): void => undefined;
 
 /**
- * The host's timer for deadlines (shared/core/deadlines): its `schedule` where it has one (Node),
+ * The host's timer for deadlines (shared/timers/deadlines): its `schedule` where it has one (Node),
  * else its sleep, aborted with one shared reason (a DOMException and the core's abort error would
  * each capture a stack every time).
  */

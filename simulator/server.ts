@@ -6,19 +6,19 @@ import {
 	ERROR_CODES,
 	UNAUTHORIZED_CODE,
 	type EndpointId,
-} from '../../shared/spec';
-import { assetDataHandlers } from '../api/assetData';
-import { assetHandlers } from '../api/assets';
-import type { Handler } from '../api/context';
-import { dataSubscriptionHandlers } from '../api/dataSubscription';
-import { organizationHandlers } from '../api/organization';
-import type { TokenService } from '../auth';
-import type { FaultAction, Faults } from '../faults';
-import { serveFile } from '../files/serve';
-import { FILES_PREFIX } from '../files/links';
-import type { Platform } from '../platform';
-import type { RequestLog, RequestRecord } from '../requestLog';
-import { isoUtc } from '../time';
+} from '../shared/spec';
+import { assetDataHandlers } from './api/assetData';
+import { assetHandlers } from './api/assets';
+import type { Handler } from './api/context';
+import { dataSubscriptionHandlers } from './api/dataSubscription';
+import { organizationHandlers } from './api/organization';
+import type { TokenService } from './auth';
+import type { FaultAction, Faults } from './faults';
+import { serveFile } from './files/serve';
+import { FILES_PREFIX } from './files/links';
+import type { Platform } from './platform';
+import type { RequestLog, RequestRecord } from './requestLog';
+import { isoUtc } from './time';
 import {
 	ApiError,
 	envelopeReply,
@@ -27,9 +27,9 @@ import {
 	success,
 	textReply,
 	type Reply,
-} from './envelope';
-import { Fields } from './fields';
-import { Router } from './router';
+} from './http/envelope';
+import { Fields } from './http/fields';
+import { Router } from './http/router';
 
 const TOKEN_PATH = /^\/login\/([^/]+)\/oauth2\/v2\.0\/token\/?$/;
 const MAX_BODY_BYTES = 1024 * 1024;
